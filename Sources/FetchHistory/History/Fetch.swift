@@ -1,0 +1,51 @@
+import Foundation
+
+/// One recorded fetch, as read back from the history.
+public struct Fetch: Hashable, Sendable, Identifiable {
+    public var id: UUID
+    public var sessionID: UUID
+    /// What answered, e.g. `random` or a (redacted) URL.
+    public var source: String
+    public var startedAt: Timestamp
+    /// Nil while running, and for an interrupted fetch.
+    public var endedAt: Timestamp?
+    /// Measured on the recording clock; nil when `endedAt` is nil.
+    public var durationMilliseconds: Int64?
+    /// Nil while the fetch is running.
+    public var outcome: FetchOutcome?
+
+    public init(
+        id: UUID, sessionID: UUID, source: String, startedAt: Timestamp,
+        endedAt: Timestamp? = nil, durationMilliseconds: Int64? = nil, outcome: FetchOutcome? = nil
+    ) {
+        self.id = id
+        self.sessionID = sessionID
+        self.source = source
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.durationMilliseconds = durationMilliseconds
+        self.outcome = outcome
+    }
+
+    public var status: FetchStatus { outcome?.status ?? .running }
+
+    /// The number the source answered, if it succeeded.
+    public var value: Int? {
+        if case .succeeded(let value) = outcome { value } else { nil }
+    }
+
+    /// The failure message, if it failed.
+    public var errorMessage: String? {
+        if case .failed(let message) = outcome { message } else { nil }
+    }
+
+    /// Why it was cancelled, if it was.
+    public var cancelReason: CancelReason? {
+        if case .cancelled(let reason) = outcome { reason } else { nil }
+    }
+}
+
+extension UUID {
+    /// The lower-case form the history stores and prints.
+    public var lowercased: String { uuidString.lowercased() }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// A failure of the history store, phrased so the CLI can print it as one
+/// sentence.
+public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be opened as a fetch-history database.
+    case cannotOpen(path: String, reason: String)
+    /// SQLite refused a read or a write.
+    case sqlite(SQLiteError)
+    /// No fetch (or session) id starts with the prefix.
+    case notFound(kind: String, prefix: String)
+    /// Several ids start with the prefix.
+    case ambiguous(kind: String, prefix: String, candidates: [String])
+    /// An id prefix with characters no id has.
+    case invalidID(String)
+    /// An end was recorded for a fetch that is unknown or already ended.
+    case notRunning(UUID)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            "\(path) \(reason)"
+        case .sqlite(let error):
+            "the history database failed: \(error)"
+        case .notFound(let kind, let prefix):
+            "no \(kind) has an id starting with '\(prefix)'"
+        case .ambiguous(let kind, let prefix, let candidates):
+            "'\(prefix)' matches several \(kind)s (\(candidates.joined(separator: ", "))…); give more of the id"
+        case .invalidID(let text):
+            "'\(text)' is not an id or id prefix (ids are hexadecimal digits and dashes)"
+        case .notRunning(let id):
+            "fetch \(id.lowercased) is not running, so its end cannot be recorded"
+        }
+    }
+}

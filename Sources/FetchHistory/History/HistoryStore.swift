@@ -1,0 +1,389 @@
+import CSQLite
+import Foundation
+import Synchronization
+
+/// The history of fetches, in one SQLite database.
+///
+/// Every SQL statement the project runs outside `Migrations/` is in this file.
+/// The store is safe to share between tasks: calls are serialised on one
+/// connection, and each write is one short `BEGIN IMMEDIATE` transaction so
+/// several processes can record into the same file.
+///
+/// ```swift
+/// let store = try HistoryStore(path: "history.sqlite", access: .create)
+/// let session = try store.beginSession(source: "random")
+/// let recent = try store.fetches(matching: HistoryFilter(status: .failed), limit: 20)
+/// ```
+public final class HistoryStore: @unchecked Sendable {
+    // Unchecked: `database` is only touched inside `lock`.
+    private let database: Database
+    private let lock = Mutex(())
+    /// The path the store was opened with, or `:memory:`.
+    public let path: String
+
+    /// Opens (and, if `access` allows, creates or upgrades) the database at
+    /// `path`. A file that is not a SQLite database, belongs to another
+    /// application or to a newer fetch-history is refused and left untouched.
+    public init(path: String, access: Database.Access, migrator: Migrator = Migrator()) throws(HistoryError) {
+        do {
+            var database = try Database(path: path, access: access)
+            if access == .readOnly {
+                do {
+                    try migrator.verify(database)
+                } catch MigrationError.olderSchema where Self.isWritable(path) {
+                    database = try Database(path: path, access: .readWrite)
+                    try migrator.migrate(database)
+                }
+            } else {
+                try migrator.migrate(database)
+            }
+            try Self.registerFunctions(on: database)
+            self.database = database
+            self.path = path
+        } catch let error as SQLiteError {
+            throw .cannotOpen(path: path, reason: "cannot be opened: \(error.message)")
+        } catch let error as MigrationError {
+            throw .cannotOpen(path: path, reason: error.description)
+        } catch {
+            throw .cannotOpen(path: path, reason: "cannot be opened: \(error)")
+        }
+    }
+
+    /// A new, empty history that lives in memory: for tests and previews.
+    public static func inMemory() throws(HistoryError) -> HistoryStore {
+        try HistoryStore(path: ":memory:", access: .create)
+    }
+
+    private static func isWritable(_ path: String) -> Bool {
+        access(path, W_OK) == 0
+    }
+
+    /// Runs `body` on the connection, turning SQLite's errors into `HistoryError`.
+    private func withDatabase<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
+        do {
+            return try lock.withLock { _ in try body(database) }
+        } catch let error as HistoryError {
+            throw error
+        } catch let error as SQLiteError {
+            throw .sqlite(error)
+        } catch {
+            throw .sqlite(SQLiteError(code: SQLITE_ERROR, message: "\(error)"))
+        }
+    }
+
+    // MARK: - Recording
+
+    /// Records the start of a session: call once per run, before its fetches.
+    @discardableResult
+    public func beginSession(
+        id: UUID = UUID(), source: String, at startedAt: Timestamp = .now,
+        process: ProcessIdentity = .current
+    ) throws(HistoryError) -> Session {
+        let session = Session(id: id, startedAt: startedAt, source: source, process: process)
+        try withDatabase { database in
+            try database.writeTransaction {
+                try database.execute(SQL.insertSession, [
+                    .text(session.id.lowercased), .integer(startedAt.millisecondsSince1970), .text(source),
+                    .text(process.host), .integer(Int64(process.processID)), .text(process.bootID),
+                    .integer(process.startTicks),
+                ])
+            }
+        }
+        return session
+    }
+
+    /// Records that a fetch started; it shows as running until its end is recorded.
+    public func recordStart(of id: UUID, in session: Session, at startedAt: Timestamp) throws(HistoryError) {
+        try withDatabase { database in
+            try database.writeTransaction {
+                try database.execute(SQL.insertFetch, [
+                    .text(id.lowercased), .text(session.id.lowercased), .text(session.source),
+                    .integer(startedAt.millisecondsSince1970),
+                ])
+            }
+        }
+    }
+
+    /// Records how a running fetch ended. Fails if the fetch is unknown or
+    /// already ended, so each fetch ends exactly once.
+    public func recordEnd(
+        of id: UUID, at endedAt: Timestamp, duration: Duration, outcome: FetchOutcome
+    ) throws(HistoryError) {
+        let columns = StoredOutcome(outcome)
+        try withDatabase { database in
+            try database.writeTransaction {
+                try database.execute(SQL.endFetch, [
+                    .integer(endedAt.millisecondsSince1970), .integer(duration.wholeMilliseconds),
+                    .text(columns.outcome), .text(columns.cancelReason), .integer(columns.value),
+                    .text(columns.error), .text(id.lowercased),
+                ])
+                if database.changes != 1 { throw HistoryError.notRunning(id) }
+            }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Fetches matching `filter`, newest first; at most `limit` when given.
+    public func fetches(matching filter: HistoryFilter = .all, limit: Int? = nil) throws(HistoryError) -> [Fetch] {
+        let (sql, values) = SQL.newestFirst(filter, limit: limit)
+        return try withDatabase { database in try database.rows(sql, values, SQL.decodeFetch) }
+    }
+
+    /// The plan SQLite chooses for `fetches(matching:)`, one line per step:
+    /// lets tests prove a listing is served by an index.
+    func queryPlan(forFetchesMatching filter: HistoryFilter) throws(HistoryError) -> [String] {
+        let (sql, values) = SQL.newestFirst(filter, limit: 20)
+        return try withDatabase { database in try database.rows("EXPLAIN QUERY PLAN " + sql, values) { $0.text(3) } }
+    }
+
+    /// Calls `body` with each fetch matching `filter`, oldest first, reading
+    /// one row at a time so memory stays flat for any history size.
+    public func forEachFetch(
+        matching filter: HistoryFilter = .all, _ body: (Fetch) throws -> Void
+    ) throws {
+        let (conditions, values) = SQL.conditions(for: filter)
+        let sql = "SELECT \(SQL.fetchColumns) FROM fetch\(conditions) ORDER BY started_at, id"
+        try withDatabase { database in
+            try database.readTransaction {
+                try database.forEachRow(sql, values) { row in try body(SQL.decodeFetch(row)) }
+            }
+        }
+    }
+
+    /// The fetch whose id is `prefix` or starts with it.
+    public func fetch(idPrefix prefix: String) throws(HistoryError) -> Fetch {
+        let (low, high) = try SQL.idRange(prefix)
+        let matches = try withDatabase { database in
+            try database.rows(SQL.fetchByIDRange, [.text(low), .text(high)], SQL.decodeFetch)
+        }
+        return try Self.unique(matches, kind: "fetch", prefix: prefix)
+    }
+
+    /// The session whose id is `prefix` or starts with it.
+    public func session(idPrefix prefix: String) throws(HistoryError) -> Session {
+        let (low, high) = try SQL.idRange(prefix)
+        let matches = try withDatabase { database in
+            try database.rows(SQL.sessionByIDRange, [.text(low), .text(high)], SQL.decodeSession)
+        }
+        return try Self.unique(matches, kind: "session", prefix: prefix)
+    }
+
+    /// The session with `id`, or nil.
+    public func session(id: UUID) throws(HistoryError) -> Session? {
+        try withDatabase { database in
+            try database.firstRow(SQL.sessionByID, [.text(id.lowercased)], SQL.decodeSession)
+        }
+    }
+
+    /// Counts per status and latency percentiles of succeeded fetches.
+    public func statistics(matching filter: HistoryFilter = .all) throws(HistoryError) -> HistoryStatistics {
+        let (conditions, values) = SQL.conditions(for: filter)
+        var succeededFilter = filter
+        succeededFilter.status = filter.status ?? .succeeded
+        let (succeededConditions, succeededValues) = SQL.conditions(for: succeededFilter)
+        return try withDatabase { database in
+            try database.readTransaction {
+                var counts: [FetchStatus: Int] = [:]
+                try database.forEachRow(
+                    "SELECT outcome, \(SQL.isAlive), count(*) FROM fetch\(conditions) GROUP BY 1, 2", values
+                ) { row in
+                    counts[SQL.decodeStatus(outcome: row.optionalText(0), isAlive: row.optionalInt64(1)), default: 0]
+                        += Int(row.int64(2))
+                }
+                let durations = succeededFilter.status == .succeeded
+                    ? try database.rows(
+                        "SELECT duration_ms FROM fetch\(succeededConditions) ORDER BY duration_ms",
+                        succeededValues
+                    ) { $0.int64(0) }
+                    : []
+                return HistoryStatistics(
+                    total: counts.values.reduce(0, +), counts: counts, latency: Self.latency(ofSorted: durations)
+                )
+            }
+        }
+    }
+
+    /// Nearest-rank percentiles of `durations`, sorted ascending.
+    private static func latency(ofSorted durations: [Int64]) -> HistoryStatistics.Latency? {
+        guard let max = durations.last else { return nil }
+        func percentile(_ p: Int) -> Int64 {
+            durations[(p * durations.count + 99) / 100 - 1]
+        }
+        return HistoryStatistics.Latency(p50: percentile(50), p90: percentile(90), p99: percentile(99), max: max)
+    }
+
+    private static func unique<T: Identifiable>(
+        _ matches: [T], kind: String, prefix: String
+    ) throws(HistoryError) -> T where T.ID == UUID {
+        guard let first = matches.first else { throw .notFound(kind: kind, prefix: prefix) }
+        guard matches.count == 1 else {
+            throw .ambiguous(kind: kind, prefix: prefix, candidates: matches.map(\.id.lowercased))
+        }
+        return first
+    }
+
+    // MARK: - SQL functions
+
+    /// Registers `fetch_history_process_alive(host, boot_id, pid, start_ticks)`,
+    /// which the queries use to tell running fetches from interrupted ones.
+    private static func registerFunctions(on database: Database) throws(SQLiteError) {
+        let code = sqlite3_create_function_v2(
+            database.handle, "fetch_history_process_alive", 4, SQLITE_UTF8 | SQLITE_DIRECTONLY, nil,
+            { context, _, arguments in
+                guard let arguments else { return sqlite3_result_null(context) }
+                func text(_ index: Int) -> String? {
+                    sqlite3_value_text(arguments[index]).map { String(cString: $0) }
+                }
+                func integer(_ index: Int) -> Int64? {
+                    sqlite3_value_type(arguments[index]) == SQLITE_NULL ? nil : sqlite3_value_int64(arguments[index])
+                }
+                let process = ProcessIdentity(
+                    host: text(0) ?? "", processID: Int32(truncatingIfNeeded: integer(2) ?? 0),
+                    bootID: text(1), startTicks: integer(3)
+                )
+                sqlite3_result_int(context, process.isAlive ? 1 : 0)
+            },
+            nil, nil, nil
+        )
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: database.handle) }
+    }
+}
+
+/// The outcome as the `fetch` table's columns hold it.
+private struct StoredOutcome {
+    var outcome: String
+    var cancelReason: String?
+    var value: Int64?
+    var error: String?
+
+    init(_ outcome: FetchOutcome) {
+        self.outcome = outcome.status.rawValue
+        switch outcome {
+        case .succeeded(let value): self.value = Int64(value)
+        case .failed(let message): error = message
+        case .cancelled(let reason): cancelReason = reason.rawValue
+        case .timedOut, .interrupted: break
+        }
+    }
+}
+
+/// The store's SQL, in one place.
+private enum SQL {
+    static let insertSession = """
+        INSERT INTO session (id, started_at, source, host, process_id, boot_id, process_started)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static let insertFetch = "INSERT INTO fetch (id, session_id, source, started_at) VALUES (?, ?, ?, ?)"
+
+    static let endFetch = """
+        UPDATE fetch SET ended_at = ?, duration_ms = ?, outcome = ?, cancel_reason = ?, value = ?, error = ?
+        WHERE id = ? AND outcome IS NULL
+        """
+
+    /// 1 or 0 for a running fetch (is its recorder alive?), NULL for an
+    /// ended one. Only evaluated for running rows, which are few.
+    static let isAlive = """
+        CASE WHEN outcome IS NULL THEN (SELECT fetch_history_process_alive(host, boot_id, process_id, process_started) \
+        FROM session WHERE session.id = fetch.session_id) END
+        """
+
+    static let fetchColumns =
+        "id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error, \(isAlive)"
+
+    static let fetchByIDRange = "SELECT \(fetchColumns) FROM fetch WHERE id >= ? AND id < ? ORDER BY id LIMIT 3"
+
+    static let sessionColumns = "id, started_at, source, host, process_id, boot_id, process_started"
+    static let sessionByIDRange = "SELECT \(sessionColumns) FROM session WHERE id >= ? AND id < ? ORDER BY id LIMIT 3"
+    static let sessionByID = "SELECT \(sessionColumns) FROM session WHERE id = ?"
+
+    static func newestFirst(_ filter: HistoryFilter, limit: Int?) -> (String, [SQLValue]) {
+        let (conditions, values) = conditions(for: filter)
+        return (
+            "SELECT \(fetchColumns) FROM fetch\(conditions) ORDER BY started_at DESC, id DESC LIMIT ?",
+            values + [.integer(Int64(limit ?? -1))]
+        )
+    }
+
+    /// A WHERE clause made of fixed fragments, and the values it binds.
+    static func conditions(for filter: HistoryFilter) -> (String, [SQLValue]) {
+        var clauses: [String] = []
+        var values: [SQLValue] = []
+        switch filter.status {
+        case nil: break
+        case .running: clauses.append("outcome IS NULL AND \(isAlive) = 1")
+        case .interrupted: clauses.append("(outcome = 'interrupted' OR (outcome IS NULL AND \(isAlive) = 0))")
+        case let status?:
+            clauses.append("outcome = ?")
+            values.append(.text(status.rawValue))
+        }
+        if let source = filter.source {
+            clauses.append("source = ?")
+            values.append(.text(source))
+        }
+        if let session = filter.sessionID {
+            clauses.append("session_id = ?")
+            values.append(.text(session.lowercased))
+        }
+        if let since = filter.since {
+            clauses.append("started_at >= ?")
+            values.append(.integer(since.millisecondsSince1970))
+        }
+        if let until = filter.until {
+            clauses.append("started_at < ?")
+            values.append(.integer(until.millisecondsSince1970))
+        }
+        return (clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND "), values)
+    }
+
+    /// The bounds of the ids starting with `prefix`: every id is lower-case
+    /// hexadecimal and dashes, all below "~".
+    static func idRange(_ prefix: String) throws(HistoryError) -> (String, String) {
+        let prefix = prefix.lowercased()
+        guard !prefix.isEmpty, prefix.count <= 36, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw .invalidID(prefix)
+        }
+        return (prefix, prefix + "~")
+    }
+
+    static func decodeStatus(outcome: String?, isAlive: Int64?) -> FetchStatus {
+        guard let outcome else { return isAlive == 0 ? .interrupted : .running }
+        return FetchStatus(rawValue: outcome) ?? .failed
+    }
+
+    static func decodeFetch(_ row: Row) throws -> Fetch {
+        let outcome: FetchOutcome? = switch decodeStatus(outcome: row.optionalText(6), isAlive: row.optionalInt64(10)) {
+        case .running: nil
+        case .succeeded: .succeeded(Int(row.int64(8)))
+        case .failed: .failed(row.optionalText(9) ?? "")
+        case .cancelled: .cancelled(CancelReason(rawValue: row.text(7)) ?? .user)
+        case .timedOut: .timedOut
+        case .interrupted: .interrupted
+        }
+        return Fetch(
+            id: try uuid(row.text(0)), sessionID: try uuid(row.text(1)), source: row.text(2),
+            startedAt: Timestamp(millisecondsSince1970: row.int64(3)),
+            endedAt: row.optionalInt64(4).map(Timestamp.init(millisecondsSince1970:)),
+            durationMilliseconds: row.optionalInt64(5), outcome: outcome
+        )
+    }
+
+    static func decodeSession(_ row: Row) throws -> Session {
+        Session(
+            id: try uuid(row.text(0)), startedAt: Timestamp(millisecondsSince1970: row.int64(1)),
+            source: row.text(2),
+            process: ProcessIdentity(
+                host: row.text(3), processID: Int32(truncatingIfNeeded: row.int64(4)),
+                bootID: row.optionalText(5), startTicks: row.optionalInt64(6)
+            )
+        )
+    }
+
+    static func uuid(_ text: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else {
+            throw SQLiteError(code: SQLITE_MISMATCH, message: "'\(text)' in the history is not a UUID")
+        }
+        return id
+    }
+}

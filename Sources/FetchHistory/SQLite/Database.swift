@@ -1,0 +1,214 @@
+import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to a SQLite database, owning its `sqlite3*`.
+///
+/// Not thread-safe on its own: `HistoryStore` serialises access to it.
+public final class Database {
+    /// How a database file is opened.
+    public enum Access: Sendable {
+        /// Reads only; the file must exist.
+        case readOnly
+        /// Reads and writes; the file must exist.
+        case readWrite
+        /// Reads and writes, creating the file (mode 0600) if it is missing.
+        case create
+    }
+
+    /// The path given to `init`, or `:memory:`.
+    public let path: String
+    public let access: Access
+    let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+
+    /// How long a statement waits for another connection's lock before
+    /// failing with `SQLITE_BUSY`.
+    public static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    /// Opens `path` (or `:memory:`), checking first that an existing file
+    /// really is a SQLite database, then sets the connection up: WAL journal,
+    /// `synchronous=NORMAL`, foreign keys, a busy timeout.
+    public init(path: String, access: Access) throws(SQLiteError) {
+        let inMemory = path == ":memory:"
+        if !inMemory {
+            try Self.checkFile(at: path, access: access)
+        }
+        var flags = SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX
+        switch access {
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(code: code, connection: handle)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+        self.path = path
+        self.access = access
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        csqlite_db_config_defensive(handle, 1)
+        // Reading the schema is the first access to page 1: a damaged or
+        // foreign file fails here, before anything is written to it.
+        _ = try scalarInt64("SELECT count(*) FROM sqlite_schema")
+        try execute("PRAGMA foreign_keys = ON")
+        if access != .readOnly && !inMemory {
+            // journal_mode answers with a row naming the mode it set.
+            _ = try scalarText("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Refuses a path that is a folder or a file that does not start with
+    /// SQLite's header ("SQLite format 3\0"), before SQLite touches it. An
+    /// empty file is accepted: SQLite treats it as a new database.
+    private static func checkFile(at path: String, access: Access) throws(SQLiteError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            guard errno == ENOENT else {
+                throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)))
+            }
+            guard access == .create else {
+                throw SQLiteError(code: SQLITE_CANTOPEN, message: "no such file")
+            }
+            // SQLite would create the file 0644; the history is private, and
+            // SQLite gives its -wal and -shm files the database file's mode.
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if descriptor >= 0 {
+                close(descriptor)
+            } else if errno != EEXIST {
+                throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)))
+            }
+            return
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "is a directory, not a database file")
+        }
+        guard info.st_size > 0 else { return }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
+        guard count == 16, header == Array("SQLite format 3\0".utf8) else {
+            throw SQLiteError(code: SQLITE_NOTADB, message: "file is not a SQLite database")
+        }
+    }
+
+    // MARK: - Statements
+
+    /// The cached prepared statement for `sql`, bound to `values`.
+    func statement(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) -> Statement {
+        let statement: Statement
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            statement = try Statement(connection: handle, sql: sql)
+            statements[sql] = statement
+        }
+        try statement.bind(values)
+        return statement
+    }
+
+    /// Runs one statement to completion.
+    public func execute(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) {
+        let statement = try statement(sql, values)
+        while try statement.step() {}
+    }
+
+    /// Runs a script of several statements with no parameters (a migration).
+    public func executeScript(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// Calls `body` with each row of `sql`, as SQLite steps to it: nothing is
+    /// collected, so memory stays flat however many rows there are.
+    public func forEachRow(
+        _ sql: String, _ values: [SQLValue] = [], _ body: (Row) throws -> Void
+    ) throws {
+        let statement = try statement(sql, values)
+        defer { statement.reset() }
+        while try statement.step() {
+            try body(Row(handle: statement.handle))
+        }
+    }
+
+    /// Every row of `sql`, decoded by `decode`.
+    public func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ decode: (Row) throws -> T) throws -> [T] {
+        var result: [T] = []
+        try forEachRow(sql, values) { result.append(try decode($0)) }
+        return result
+    }
+
+    /// The first row of `sql` decoded, or nil when there is none.
+    public func firstRow<T>(_ sql: String, _ values: [SQLValue] = [], _ decode: (Row) throws -> T) throws -> T? {
+        let statement = try statement(sql, values)
+        defer { statement.reset() }
+        return try statement.step() ? decode(Row(handle: statement.handle)) : nil
+    }
+
+    /// The integer in the first column of the first row (0 when there is no row).
+    public func scalarInt64(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int64 {
+        let statement = try statement(sql, values)
+        defer { statement.reset() }
+        return try statement.step() ? sqlite3_column_int64(statement.handle, 0) : 0
+    }
+
+    /// The text in the first column of the first row, or nil.
+    public func scalarText(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> String? {
+        let statement = try statement(sql, values)
+        defer { statement.reset() }
+        return try statement.step() ? Row(handle: statement.handle).optionalText(0) : nil
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: the write lock is
+    /// taken at the start (waiting up to the busy timeout), so two writers
+    /// never deadlock upgrading read locks. Rolls back if `body` throws.
+    public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // After some errors (SQLITE_FULL, SQLITE_IOERR) SQLite has
+            // already rolled back; a second ROLLBACK then fails harmlessly.
+            if sqlite3_get_autocommit(handle) == 0 {
+                try? execute("ROLLBACK")
+            }
+            throw error
+        }
+    }
+
+    /// Runs `body` in a read transaction, so every query in it sees one
+    /// snapshot of the database.
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+}

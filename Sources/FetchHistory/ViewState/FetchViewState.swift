@@ -1,0 +1,244 @@
+import Foundation
+import Observation
+
+/// The screen's state for fetching a number: start, cancel, show the result.
+///
+/// Every fetch is reported to the injected `FetchRecorder` as it starts and
+/// ends, before the screen changes. Time (latency, timeouts, intervals, the
+/// recorded offsets) runs on the injected clock, so tests use a test clock.
+///
+/// ```swift
+/// let viewState = FetchViewState(client: RandomNumberClient(), recorder: recorder)
+/// viewState.fetchButtonTapped()   // starts a fetch in `fetchTask`
+/// viewState.cancelButtonTapped()  // cancels it; recorded as cancelled (user)
+/// ```
+@MainActor
+@Observable
+public final class FetchViewState {
+    /// The last number fetched; cleared when a fetch is cancelled or times out.
+    public private(set) var number: Int?
+    /// True while a fetch is in flight.
+    public private(set) var isProcessing = false
+    /// What went wrong with the last fetch, as shown to the user.
+    public private(set) var error: String?
+    /// The task of the latest fetch started.
+    public private(set) var fetchTask: Task<CompletedFetch, any Error>?
+
+    /// What the screen shows for `number`.
+    public var numberLabel: String {
+        number.map(String.init) ?? "Not fetched yet"
+    }
+
+    @ObservationIgnored private let client: any APIClient
+    @ObservationIgnored private let recorder: any FetchRecorder
+    @ObservationIgnored private let clock: any Clock<Duration>
+    @ObservationIgnored private let timeout: Duration?
+    @ObservationIgnored private let elapsed: @Sendable () -> Duration
+    /// The fetch that owns the screen; an older one ending changes nothing.
+    @ObservationIgnored private var current: Attempt?
+
+    /// - Parameters:
+    ///   - client: the source of numbers.
+    ///   - recorder: where each transition is reported; `HistoryRecorder` writes it to SQLite.
+    ///   - clock: the clock for timeouts, intervals and recorded times.
+    ///   - timeout: cancels a fetch that runs longer, recorded as `timed-out`.
+    public init(
+        client: any APIClient,
+        recorder: any FetchRecorder,
+        clock: any Clock<Duration> = ContinuousClock(),
+        timeout: Duration? = nil
+    ) {
+        self.client = client
+        self.recorder = recorder
+        self.clock = clock
+        self.timeout = timeout
+        self.elapsed = Self.stopwatch(on: clock)
+    }
+
+    /// Starts a fetch in `fetchTask`. A fetch still in flight is cancelled
+    /// first and recorded as cancelled, reason superseded.
+    public func fetchButtonTapped() {
+        start()
+    }
+
+    /// Cancels the fetch in flight, if any; recorded as cancelled, reason user.
+    public func cancelButtonTapped() {
+        current?.task?.cancel()
+    }
+
+    /// Starts a fetch like `fetchButtonTapped()` and waits until it has ended
+    /// and been recorded. Cancelling the calling task cancels the fetch
+    /// (reason user).
+    ///
+    /// - Throws: `FetchRecordingError` if the recorder failed; the source's
+    ///   own failures are outcomes, not errors.
+    @discardableResult
+    public func fetch() async throws -> CompletedFetch {
+        let task = start()
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// Runs `count` fetches one after the other, waiting `interval` on the
+    /// clock between the end of one and the start of the next. Stops early
+    /// when a fetch is cancelled by the user or the calling task is cancelled.
+    @discardableResult
+    public func fetch(
+        count: Int, interval: Duration, onEach: (CompletedFetch) -> Void = { _ in }
+    ) async throws -> [CompletedFetch] {
+        var completed: [CompletedFetch] = []
+        for index in 0..<count {
+            if index > 0, interval > .zero {
+                do { try await clock.sleep(for: interval) } catch { break }
+            }
+            if Task.isCancelled { break }
+            let fetch = try await fetch()
+            completed.append(fetch)
+            onEach(fetch)
+            if fetch.outcome == .cancelled(.user) || Task.isCancelled { break }
+        }
+        return completed
+    }
+
+    @discardableResult
+    private func start() -> Task<CompletedFetch, any Error> {
+        if let previous = current {
+            previous.cancelReason = .superseded
+            previous.task?.cancel()
+        }
+        let attempt = Attempt()
+        current = attempt
+        isProcessing = true
+        error = nil
+        let task = Task { try await self.run(attempt) }
+        attempt.task = task
+        fetchTask = task
+        return task
+    }
+
+    private func run(_ attempt: Attempt) async throws -> CompletedFetch {
+        let startOffset = elapsed()
+        do {
+            try await recorder.recordStart(of: attempt.id, at: startOffset)
+        } catch {
+            // Without a recorded start the fetch would be missing from the
+            // history, so the source is not asked at all.
+            let failure = FetchRecordingError(fetch: attempt.id, underlying: error)
+            show(failure, for: attempt)
+            throw failure
+        }
+
+        let outcome: FetchOutcome
+        do {
+            outcome = .succeeded(try await number(within: timeout))
+        } catch is FetchTimedOut {
+            outcome = .timedOut
+        } catch where Self.isCancellation(error) || Task.isCancelled {
+            outcome = .cancelled(attempt.cancelReason ?? .user)
+        } catch {
+            outcome = .failed(Self.message(for: error))
+        }
+
+        let endOffset = elapsed()
+        let completed = CompletedFetch(
+            id: attempt.id, outcome: outcome, startOffset: startOffset, duration: endOffset - startOffset
+        )
+        do {
+            try await recorder.recordEnd(
+                of: attempt.id, at: endOffset, duration: completed.duration, outcome: outcome
+            )
+        } catch {
+            let failure = FetchRecordingError(fetch: attempt.id, underlying: error)
+            show(failure, for: attempt)
+            throw failure
+        }
+        show(outcome, for: attempt)
+        return completed
+    }
+
+    /// The client's answer, raced against the timeout on the clock.
+    private func number(within timeout: Duration?) async throws -> Int {
+        let client = self.client
+        guard let timeout else { return try await client.fetchRandomNumber() }
+        let clock = self.clock
+        return try await withThrowingTaskGroup(of: Int.self) { group in
+            group.addTask { try await client.fetchRandomNumber() }
+            group.addTask {
+                try await clock.sleep(for: timeout)
+                throw FetchTimedOut()
+            }
+            // The first child to finish decides; the other is cancelled.
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+
+    private func show(_ outcome: FetchOutcome, for attempt: Attempt) {
+        guard finish(attempt) else { return }
+        switch outcome {
+        case .succeeded(let value):
+            number = value
+        case .failed(let message):
+            error = message
+        case .cancelled:
+            number = nil
+            error = "Fetch cancelled"
+        case .timedOut:
+            number = nil
+            error = "Fetch timed out after \(timeout.map(Self.format) ?? "its timeout")"
+        case .interrupted:
+            error = "Fetch interrupted"
+        }
+    }
+
+    private func show(_ failure: FetchRecordingError, for attempt: Attempt) {
+        guard finish(attempt) else { return }
+        error = failure.description
+    }
+
+    /// Hands the screen back if `attempt` still owns it; false when a newer
+    /// fetch has replaced it.
+    private func finish(_ attempt: Attempt) -> Bool {
+        guard current === attempt else { return false }
+        current = nil
+        isProcessing = false
+        return true
+    }
+
+    /// Cancelling a URLSession task on Linux throws `URLError(.cancelled)`
+    /// rather than `CancellationError`; both mean the fetch was cancelled.
+    private static func isCancellation(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        let error = error as NSError
+        return error.domain == "NSURLErrorDomain" && error.code == -999
+    }
+
+    private static func message(for error: any Error) -> String {
+        if let localized = (error as? any LocalizedError)?.errorDescription { return localized }
+        return String(describing: error)
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        let milliseconds = duration.wholeMilliseconds
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+
+    private static func stopwatch<C: Clock>(on clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+}
+
+/// One fetch of the view state, and why it was cancelled if it was.
+@MainActor
+private final class Attempt {
+    let id = UUID()
+    var cancelReason: CancelReason?
+    var task: Task<CompletedFetch, any Error>?
+}
+
+private struct FetchTimedOut: Error {}

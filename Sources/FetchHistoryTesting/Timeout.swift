@@ -1,0 +1,66 @@
+import Synchronization
+
+/// Thrown by `withTimeout` when the operation took longer than its limit.
+public struct TimeoutError: Error, CustomStringConvertible {
+    public var limit: Duration
+    public var description: String { "timed out after \(limit)" }
+}
+
+/// Runs `operation`, failing with `TimeoutError` once `limit` of real time has
+/// passed: a bound on an awaited step, so a broken test fails instead of
+/// hanging. It is not a way to wait for things to settle.
+///
+/// The first of the two to finish wins; the loser is cancelled. Unlike a task
+/// group, this returns at the limit even if `operation` ignores cancellation.
+///
+/// ```swift
+/// let value = try await withTimeout(.seconds(5)) { try await viewState.fetchTask?.value }
+/// ```
+public func withTimeout<T: Sendable>(
+    _ limit: Duration = .seconds(5),
+    @_inheritActorContext operation: sending @escaping @isolated(any) () async throws -> T
+) async throws -> T {
+    let work = Task(operation: operation)
+    let race = FirstResult<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            race.arm(continuation)
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                if race.resume(with: .failure(TimeoutError(limit: limit))) { work.cancel() }
+            }
+            Task {
+                race.resume(with: await work.result)
+                timer.cancel()
+            }
+        }
+    } onCancel: {
+        work.cancel()
+    }
+}
+
+/// A continuation that only the first of several racers resumes.
+private final class FirstResult<T: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, result: Result<T, any Error>?)>((nil, nil))
+
+    func arm(_ continuation: CheckedContinuation<T, any Error>) {
+        let early = state.withLock { state -> Result<T, any Error>? in
+            if state.result == nil { state.continuation = continuation }
+            return state.result
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    /// True when this call decided the race.
+    @discardableResult
+    func resume(with result: Result<T, any Error>) -> Bool {
+        let (won, continuation) = state.withLock { state -> (Bool, CheckedContinuation<T, any Error>?) in
+            guard state.result == nil else { return (false, nil) }
+            state.result = result
+            defer { state.continuation = nil }
+            return (true, state.continuation)
+        }
+        continuation?.resume(with: result)
+        return won
+    }
+}

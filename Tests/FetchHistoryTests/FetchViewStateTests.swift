@@ -1,0 +1,310 @@
+import Clocks
+import ConcurrencyExtras
+import FetchHistory
+import FetchHistoryTesting
+import Foundation
+import Testing
+
+/// Every test that swaps in the main serial executor lives under this one
+/// serialized suite: the executor hook is process-global.
+@MainActor
+@Suite(.serialized)
+struct FetchViewStateTests {
+    @Test func showsTheFetchInFlightUntilTheSourceAnswers() async throws {
+        try await withMainSerialExecutor {
+            // Given a source that answers only when told
+            let client = APIClientStubWithCheckedContinuation()
+            let clock = TestClock()
+            let recorder = try HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
+            #expect(viewState.numberLabel == "Not fetched yet")
+
+            // When a fetch starts
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled()
+
+            // Then it is in flight, and its start is already recorded
+            #expect(viewState.isProcessing)
+            #expect(viewState.number == nil)
+            #expect(try recorder.timeline() == [.started(at: .zero)])
+
+            // When the source answers 150 ms later
+            await clock.advance(by: .milliseconds(150))
+            await client.resume(returning: 42)
+            let completed = try await withTimeout { try await viewState.fetchTask?.value }
+
+            // Then the screen shows it and the history has both transitions
+            #expect(completed?.outcome == .succeeded(42))
+            #expect(viewState.number == 42)
+            #expect(viewState.numberLabel == "42")
+            #expect(!viewState.isProcessing)
+            #expect(viewState.error == nil)
+            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.succeeded(42), at: .milliseconds(150))])
+        }
+    }
+
+    @Test func aFailureIsShownAndRecorded() async throws {
+        try await withMainSerialExecutor {
+            let client = APIClientStubWithTaskYield(throwing: SourceFailure(message: "HTTP 503"))
+            let recorder = try HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+
+            viewState.fetchButtonTapped()
+            #expect(viewState.isProcessing)
+            _ = try await withTimeout { try await viewState.fetchTask?.value }
+
+            #expect(viewState.error == "HTTP 503")
+            #expect(viewState.numberLabel == "Not fetched yet")
+            #expect(!viewState.isProcessing)
+            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.failed("HTTP 503"), at: .zero)])
+        }
+    }
+
+    @Test func aTaskYieldStubAnswersAfterOneStep() async throws {
+        try await withMainSerialExecutor {
+            let recorder = try HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: APIClientStubWithTaskYield(returning: 7), recorder: recorder, clock: TestClock())
+
+            viewState.fetchButtonTapped()
+            #expect(viewState.isProcessing)
+            let completed = try await withTimeout { try await viewState.fetchTask?.value }
+
+            #expect(completed?.outcome == .succeeded(7))
+            #expect(viewState.number == 7)
+            #expect(!viewState.isProcessing)
+        }
+    }
+
+    @Test func theUserCancelsAFetchInFlight() async throws {
+        try await withMainSerialExecutor {
+            let client = APIClientStubWithCheckedContinuation()
+            let clock = TestClock()
+            let recorder = try HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled()
+            await clock.advance(by: .milliseconds(30))
+
+            viewState.cancelButtonTapped()
+            let completed = try await withTimeout { try await viewState.fetchTask?.value }
+
+            #expect(completed?.outcome == .cancelled(.user))
+            #expect(viewState.number == nil)
+            #expect(viewState.error == "Fetch cancelled")
+            #expect(!viewState.isProcessing)
+            #expect(await client.pendingCount == 0)
+            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.cancelled(.user), at: .milliseconds(30))])
+        }
+    }
+
+    @Test func cancellingClearsAnEarlierNumber() async throws {
+        try await withMainSerialExecutor {
+            let client = APIClientStubWithCheckedContinuation()
+            let viewState = FetchViewState(client: client, recorder: try HistoryRecorder.inMemory(), clock: TestClock())
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled()
+            await client.resume(returning: 5)
+            _ = try await withTimeout { try await viewState.fetchTask?.value }
+            #expect(viewState.number == 5)
+
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled(times: 2)
+            viewState.cancelButtonTapped()
+            _ = try await withTimeout { try await viewState.fetchTask?.value }
+
+            #expect(viewState.number == nil)
+            #expect(viewState.numberLabel == "Not fetched yet")
+        }
+    }
+
+    @Test func aNewFetchSupersedesTheOneInFlight() async throws {
+        try await withMainSerialExecutor {
+            let client = APIClientStubWithCheckedContinuation()
+            let clock = TestClock()
+            let recorder = try HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
+            viewState.fetchButtonTapped()
+            let first = try #require(viewState.fetchTask)
+            try await client.waitUntilCalled()
+            await clock.advance(by: .milliseconds(20))
+
+            // When fetch is tapped again before the source answered
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled(times: 2)
+            let older = try await withTimeout { try await first.value }
+
+            // Then the older fetch is cancelled as superseded, and the screen
+            // belongs to the newer one
+            #expect(older.outcome == .cancelled(.superseded))
+            #expect(viewState.isProcessing)
+            #expect(viewState.error == nil)
+
+            await clock.advance(by: .milliseconds(30))
+            await client.resume(returning: 9)
+            _ = try await withTimeout { try await viewState.fetchTask?.value }
+
+            #expect(viewState.number == 9)
+            #expect(!viewState.isProcessing)
+            #expect(try recorder.timeline() == [
+                .started(1, at: .zero),
+                .ended(1, .cancelled(.superseded), at: .milliseconds(20)),
+                .started(2, at: .milliseconds(20)),
+                .ended(2, .succeeded(9), at: .milliseconds(50)),
+            ])
+        }
+    }
+
+    @Test func aFetchLongerThanTheTimeoutIsRecordedAsTimedOut() async throws {
+        try await withMainSerialExecutor {
+            let client = APIClientStubWithCheckedContinuation()
+            let clock = TestClock()
+            let recorder = try HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(2))
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled()
+
+            await clock.advance(by: .milliseconds(1_999))
+            #expect(viewState.isProcessing)
+            await clock.advance(by: .milliseconds(1))
+            let completed = try await withTimeout { try await viewState.fetchTask?.value }
+
+            #expect(completed?.outcome == .timedOut)
+            #expect(viewState.error == "Fetch timed out after 2s")
+            #expect(viewState.number == nil)
+            #expect(await client.pendingCount == 0)
+            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.timedOut, at: .seconds(2))])
+        }
+    }
+
+    @Test func anAnswerBeforeTheTimeoutWins() async throws {
+        try await withMainSerialExecutor {
+            let client = APIClientStubWithCheckedContinuation()
+            let clock = TestClock()
+            let recorder = try HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(2))
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled()
+
+            await clock.advance(by: .milliseconds(500))
+            await client.resume(returning: 3)
+            _ = try await withTimeout { try await viewState.fetchTask?.value }
+            await clock.advance(by: .seconds(5))
+
+            #expect(viewState.number == 3)
+            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.succeeded(3), at: .milliseconds(500))])
+        }
+    }
+
+    @Test func repeatedFetchesRunOnTheClockWithoutRealWaiting() async throws {
+        try await withMainSerialExecutor {
+            let clock = TestClock()
+            let client = RandomNumberClient(latency: .milliseconds(100), clock: clock, generator: SplitMix64(state: 1))
+            var expected = SplitMix64(state: 1)
+            let numbers = (0..<3).map { _ in Int.random(in: 1...100, using: &expected) }
+            let recorder = try HistoryRecorder.inMemory(source: RandomNumberClient.sourceName)
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
+
+            let run = Task { try await viewState.fetch(count: 3, interval: .seconds(1)) }
+            await clock.run()
+            let completed = try await withTimeout { try await run.value }
+
+            #expect(completed.map(\.outcome) == numbers.map(FetchOutcome.succeeded))
+            #expect(viewState.number == numbers.last)
+            #expect(try recorder.timeline() == [
+                .started(1, at: .zero), .ended(1, .succeeded(numbers[0]), at: .milliseconds(100)),
+                .started(2, at: .milliseconds(1_100)), .ended(2, .succeeded(numbers[1]), at: .milliseconds(1_200)),
+                .started(3, at: .milliseconds(2_200)), .ended(3, .succeeded(numbers[2]), at: .milliseconds(2_300)),
+            ])
+        }
+    }
+
+    @Test func cancellingARunStopsItAndRecordsTheFetchInFlight() async throws {
+        try await withMainSerialExecutor {
+            let client = APIClientStubWithCheckedContinuation()
+            let clock = TestClock()
+            let recorder = try HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
+            let run = Task { try await viewState.fetch(count: 5, interval: .seconds(1)) }
+            try await client.waitUntilCalled()
+            await client.resume(returning: 1)
+            await clock.advance(by: .seconds(1))
+            try await client.waitUntilCalled(times: 2)
+
+            run.cancel()
+            let completed = try await withTimeout { try await run.value }
+
+            #expect(completed.map(\.outcome) == [.succeeded(1), .cancelled(.user)])
+            #expect(await client.callCount == 2)
+            #expect(try recorder.timeline() == [
+                .started(1, at: .zero), .ended(1, .succeeded(1), at: .zero),
+                .started(2, at: .seconds(1)), .ended(2, .cancelled(.user), at: .seconds(1)),
+            ])
+        }
+    }
+
+    @Test func aRecorderFailureIsShownAndTheSourceIsNotAsked() async throws {
+        await withMainSerialExecutor {
+            let client = APIClientStubWithTaskYield(returning: 1)
+            let viewState = FetchViewState(client: client, recorder: FailingRecorder(), clock: TestClock())
+
+            await #expect(throws: FetchRecordingError.self) { try await viewState.fetch() }
+
+            #expect(viewState.error?.contains("database or disk is full") == true)
+            #expect(!viewState.isProcessing)
+            #expect(await client.callCount == 0)
+        }
+    }
+
+    @Test func theRandomSourceAnswersAfterItsLatencyAndHonoursCancellation() async throws {
+        try await withMainSerialExecutor {
+            let clock = TestClock()
+            let client = RandomNumberClient(latency: .seconds(1), clock: clock)
+            let answer = Task { try await client.fetchRandomNumber() }
+            await clock.advance(by: .seconds(1))
+            let number = try await withTimeout { try await answer.value }
+            #expect((1...100).contains(number))
+
+            let cancelled = Task { try await client.fetchRandomNumber() }
+            await Task.yield()
+            cancelled.cancel()
+            await #expect(throws: CancellationError.self) { try await cancelled.value }
+        }
+    }
+
+    /// The scenarios above, many times over: ordering bugs between the
+    /// fetch task, cancellation and recording show up as flaky mismatches.
+    @Test func superseedAndCancelScenariosAreStableOverManyRuns() async throws {
+        for iteration in 0..<500 {
+            try await withMainSerialExecutor {
+                let client = APIClientStubWithCheckedContinuation()
+                let clock = TestClock()
+                let recorder = try HistoryRecorder.inMemory()
+                let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(1))
+
+                viewState.fetchButtonTapped()
+                try await client.waitUntilCalled()
+                await clock.advance(by: .milliseconds(10))
+                viewState.fetchButtonTapped()
+                try await client.waitUntilCalled(times: 2)
+                await clock.advance(by: .milliseconds(10))
+                viewState.cancelButtonTapped()
+                _ = try await withTimeout { try await viewState.fetchTask?.value }
+                viewState.fetchButtonTapped()
+                try await client.waitUntilCalled(times: 3)
+                await clock.advance(by: .seconds(1))
+                _ = try await withTimeout { try await viewState.fetchTask?.value }
+
+                let timeline = try recorder.timeline()
+                #expect(timeline == [
+                    .started(1, at: .zero),
+                    .ended(1, .cancelled(.superseded), at: .milliseconds(10)),
+                    .started(2, at: .milliseconds(10)),
+                    .ended(2, .cancelled(.user), at: .milliseconds(20)),
+                    .started(3, at: .milliseconds(20)),
+                    .ended(3, .timedOut, at: .milliseconds(1_020)),
+                ], "iteration \(iteration)")
+                #expect(viewState.error == "Fetch timed out after 1s")
+            }
+        }
+    }
+}

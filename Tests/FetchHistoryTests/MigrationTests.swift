@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import FetchHistory
+
+@Suite struct MigrationTests {
+    @Test func migrationsAreNumberedFromOneWithoutGaps() {
+        let versions = Migration.embedded.map(\.version)
+        #expect(!versions.isEmpty)
+        #expect(versions == Array(1...versions.count))
+    }
+
+    @Test func noMigrationManagesItsOwnTransaction() {
+        // The migrator wraps each file in BEGIN IMMEDIATE … COMMIT; a file's
+        // own COMMIT would end that transaction half-way.
+        let forbidden = ["BEGIN", "COMMIT", "END TRANSACTION", "ROLLBACK", "SAVEPOINT", "RELEASE"]
+        for migration in Migration.embedded {
+            let words = migration.sql
+                .split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("--") }
+                .joined(separator: " ").uppercased()
+            for word in forbidden {
+                #expect(!words.contains("\(word) ") && !words.contains("\(word);"), "migration \(migration.version) contains \(word)")
+            }
+        }
+    }
+
+    @Test func everyFileInMigrationsIsEmbedded() throws {
+        let folder = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "Migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".sql") }.sorted()
+        let embedded = Migration.embedded.map { String(format: "%04d_%@.sql", $0.version, $0.name) }
+        #expect(files == embedded)
+        for migration in Migration.embedded {
+            let file = folder.appending(path: String(format: "%04d_%@.sql", migration.version, migration.name))
+            #expect(try String(contentsOf: file, encoding: .utf8) == migration.sql)
+        }
+    }
+
+    @Test func aNewDatabaseIsMigratedToTheLatestVersion() throws {
+        let database = try Database(path: ":memory:", access: .create)
+        try Migrator().migrate(database)
+        #expect(try database.scalarInt64("PRAGMA user_version") == Int64(Migrator().latestVersion))
+        #expect(try database.scalarInt64("PRAGMA application_id") == Migrator.applicationID)
+        #expect(try database.scalarInt64("SELECT count(*) FROM sqlite_schema WHERE name = 'fetch'") == 1)
+    }
+
+    @Test func aCurrentDatabaseIsLeftAsItIs() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        let store = try HistoryStore(path: path, access: .create)
+        try store.beginSession(source: "random")
+        let before = try Database(path: path, access: .readOnly).scalarInt64("PRAGMA schema_version")
+
+        _ = try HistoryStore(path: path, access: .readWrite)
+
+        let after = try Database(path: path, access: .readOnly)
+        #expect(try after.scalarInt64("PRAGMA schema_version") == before)
+        #expect(try after.scalarInt64("SELECT count(*) FROM session") == 1)
+    }
+
+    @Test func eachStepRunsOnceAndLaterStepsApplyToAnOlderDatabase() throws {
+        let first = Migration(version: 1, name: "one", sql: "CREATE TABLE t (a INTEGER) STRICT;")
+        let second = Migration(version: 2, name: "two", sql: "ALTER TABLE t ADD COLUMN b INTEGER;")
+        let database = try Database(path: ":memory:", access: .create)
+        try database.execute("PRAGMA application_id = \(Migrator.applicationID)")
+        try Migrator(migrations: [first]).migrate(database)
+        try database.execute("INSERT INTO t (a) VALUES (1)")
+
+        try Migrator(migrations: [first, second]).migrate(database)
+
+        #expect(try database.scalarInt64("PRAGMA user_version") == 2)
+        #expect(try database.scalarInt64("SELECT count(*) FROM t WHERE a = 1 AND b IS NULL") == 1)
+    }
+
+    @Test func aFailingStepRollsBackAndKeepsTheVersion() throws {
+        let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE u (a); INSERT INTO nowhere VALUES (1);")
+        let database = try Database(path: ":memory:", access: .create)
+        try Migrator().migrate(database)
+
+        #expect(throws: SQLiteError.self) {
+            try Migrator(migrations: Migration.embedded + [broken]).migrate(database)
+        }
+        #expect(try database.scalarInt64("PRAGMA user_version") == 1)
+        #expect(try database.scalarInt64("SELECT count(*) FROM sqlite_schema WHERE name = 'u'") == 0)
+    }
+
+    @Test func aDatabaseFromANewerVersionIsRefusedAndUntouched() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        _ = try HistoryStore(path: path, access: .create)
+        try Database(path: path, access: .readWrite).execute("PRAGMA user_version = 99")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        #expect {
+            try HistoryStore(path: path, access: .readWrite)
+        } throws: { error in
+            "\(error)".contains("newer fetch-history") && "\(error)".contains(path)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test func aDatabaseOfAnotherApplicationIsRefused() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "other.sqlite").path
+        try Database(path: path, access: .create).execute("CREATE TABLE contacts (name TEXT)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        #expect {
+            try HistoryStore(path: path, access: .readWrite)
+        } throws: { error in
+            "\(error)".contains("another application")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefusedAndUntouched() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "notes.txt").path
+        let bytes = Data("These are my notes, not a database.\n".utf8)
+        try bytes.write(to: URL(fileURLWithPath: path))
+
+        #expect {
+            try HistoryStore(path: path, access: .create)
+        } throws: { error in
+            "\(error)".contains("not a SQLite database")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func twoConnectionsOpeningANewFileAtOnceBothSucceed() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask { _ = try HistoryStore(path: path, access: .create) }
+            }
+            try await group.waitForAll()
+        }
+
+        let database = try Database(path: path, access: .readOnly)
+        #expect(try database.scalarInt64("PRAGMA user_version") == Int64(Migrator().latestVersion))
+    }
+
+    @Test func aNewFileIsReadableOnlyByItsOwner() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        let store = try HistoryStore(path: path, access: .create)
+        try store.beginSession(source: "random")
+
+        for file in [path, path + "-wal", path + "-shm"] {
+            let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(permissions == 0o600, "\(file)")
+        }
+    }
+}
