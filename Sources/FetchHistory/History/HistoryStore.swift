@@ -122,6 +122,45 @@ public final class HistoryStore: @unchecked Sendable {
         }
     }
 
+    /// Adds fetches read by `produce` in one transaction: all or nothing.
+    /// Fetches whose id is already in the history are skipped, so importing
+    /// the same file twice changes nothing. Sessions the history lacks are
+    /// created with no recorder process (their running fetches read as
+    /// interrupted: nothing in this database will ever end them).
+    ///
+    /// ```swift
+    /// let summary = try store.importFetches { insert in
+    ///     try FetchRecordReader(data: data).forEach(insert)
+    /// }
+    /// ```
+    public func importFetches(
+        _ produce: (_ insert: (Fetch) throws -> Void) throws -> Void
+    ) throws -> ImportSummary {
+        try withDatabase { database in
+            try database.writeTransaction {
+                var summary = ImportSummary(added: 0, skipped: 0)
+                var sessions: Set<UUID> = []
+                try produce { fetch in
+                    if sessions.insert(fetch.sessionID).inserted {
+                        try database.execute(SQL.importSession, [
+                            .text(fetch.sessionID.lowercased), .integer(fetch.startedAt.millisecondsSince1970),
+                            .text(fetch.source),
+                        ])
+                    }
+                    let columns = fetch.outcome.map(StoredOutcome.init)
+                    try database.execute(SQL.importFetch, [
+                        .text(fetch.id.lowercased), .text(fetch.sessionID.lowercased), .text(fetch.source),
+                        .integer(fetch.startedAt.millisecondsSince1970), .integer(fetch.endedAt?.millisecondsSince1970),
+                        .integer(fetch.durationMilliseconds), .text(columns?.outcome), .text(columns?.cancelReason),
+                        .integer(columns?.value), .text(columns?.error),
+                    ])
+                    if database.changes == 1 { summary.added += 1 } else { summary.skipped += 1 }
+                }
+                return summary
+            }
+        }
+    }
+
     // MARK: - Reading
 
     /// Fetches matching `filter`, newest first; at most `limit` when given.
@@ -280,6 +319,17 @@ private enum SQL {
     static let endFetch = """
         UPDATE fetch SET ended_at = ?, duration_ms = ?, outcome = ?, cancel_reason = ?, value = ?, error = ?
         WHERE id = ? AND outcome IS NULL
+        """
+
+    static let importSession = """
+        INSERT INTO session (id, started_at, source, host, process_id) VALUES (?, ?, ?, '', 0)
+        ON CONFLICT (id) DO NOTHING
+        """
+
+    static let importFetch = """
+        INSERT INTO fetch (id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (id) DO NOTHING
         """
 
     /// 1 or 0 for a running fetch (is its recorder alive?), NULL for an

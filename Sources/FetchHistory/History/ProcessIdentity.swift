@@ -34,12 +34,14 @@ public struct ProcessIdentity: Hashable, Sendable {
 
     /// Whether the process is still running. A process on another host cannot
     /// be checked from here, so it counts as alive: a fetch is only called
-    /// interrupted when its death is certain.
+    /// interrupted when its death is certain. Process id 0 marks a session
+    /// with no recorder at all (an imported one): never alive.
     public var isAlive: Bool {
+        guard processID > 0 else { return false }
         let current = Self.current
         guard host == current.host else { return true }
         if let bootID, let currentBoot = current.bootID, bootID != currentBoot { return false }
-        guard processID > 0, kill(processID, 0) == 0 || errno == EPERM else { return false }
+        guard kill(processID, 0) == 0 || errno == EPERM else { return false }
         if let startTicks, let now = Self.startTicks(of: processID), now != startTicks { return false }
         return true
     }

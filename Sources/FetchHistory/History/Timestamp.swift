@@ -91,3 +91,114 @@ extension Duration {
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }
+
+extension Timestamp {
+    /// Parses an ISO 8601 date or date-time: `2026-11-22`,
+    /// `2026-11-22T10:00:00Z`, `2026-11-22T10:00:00.250+01:00`. A date or time
+    /// without a zone is in `timeZone` (the user's, by default).
+    public init?(iso8601 text: String, timeZone: TimeZone = .current) {
+        var scanner = DigitScanner(text.utf8)
+        guard let year = scanner.number(digits: 4), scanner.skip("-"),
+              let month = scanner.number(digits: 2), (1...12).contains(month), scanner.skip("-"),
+              let day = scanner.number(digits: 2), (1...Self.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        var milliseconds = Self.daysSince1970(year: year, month: month, day: day) * 86_400_000
+        var zoneOffset: Int64?
+        if scanner.skip("T") || scanner.skip(" ") {
+            guard let hour = scanner.number(digits: 2), hour < 24, scanner.skip(":"),
+                  let minute = scanner.number(digits: 2), minute < 60
+            else { return nil }
+            var second: Int64 = 0
+            if scanner.skip(":") {
+                guard let value = scanner.number(digits: 2), value < 60 else { return nil }
+                second = value
+            }
+            var fraction: Int64 = 0
+            if scanner.skip(".") {
+                guard let digits = scanner.fractionMilliseconds() else { return nil }
+                fraction = digits
+            }
+            milliseconds += ((hour * 60 + minute) * 60 + second) * 1000 + fraction
+            if scanner.skip("Z") || scanner.skip("z") {
+                zoneOffset = 0
+            } else if let sign = scanner.sign() {
+                guard let hours = scanner.number(digits: 2), hours < 24 else { return nil }
+                _ = scanner.skip(":")
+                guard let minutes = scanner.number(digits: 2), minutes < 60 else { return nil }
+                zoneOffset = sign * (hours * 60 + minutes) * 60_000
+            }
+        }
+        guard scanner.isAtEnd else { return nil }
+        if let zoneOffset {
+            self.init(millisecondsSince1970: milliseconds - zoneOffset)
+        } else {
+            // The zone's offset at that moment; close enough to look it up at
+            // the naive UTC reading, then correct once for a DST edge.
+            let guess = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            var offset = Int64(timeZone.secondsFromGMT(for: guess)) * 1000
+            let corrected = Date(timeIntervalSince1970: Double(milliseconds - offset) / 1000)
+            offset = Int64(timeZone.secondsFromGMT(for: corrected)) * 1000
+            self.init(millisecondsSince1970: milliseconds - offset)
+        }
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss` in `timeZone`, for tables people read.
+    public func localDescription(in timeZone: TimeZone = .current) -> String {
+        let offset = Int64(timeZone.secondsFromGMT(for: date)) * 1000
+        let local = Timestamp(millisecondsSince1970: millisecondsSince1970 + offset).iso8601
+        return local.prefix(10) + " " + local.dropFirst(11).prefix(8)
+    }
+}
+
+/// Reads fixed-width digit fields from ASCII text.
+private struct DigitScanner {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ text: String.UTF8View) { bytes = Array(text) }
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    mutating func number(digits: Int) -> Int64? {
+        guard index + digits <= bytes.count else { return nil }
+        var value: Int64 = 0
+        for byte in bytes[index..<index + digits] {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        index += digits
+        return value
+    }
+
+    /// One to nine fraction digits, as milliseconds (truncated).
+    mutating func fractionMilliseconds() -> Int64? {
+        var digits: [Int64] = []
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]), digits.count < 9 {
+            digits.append(Int64(bytes[index] - UInt8(ascii: "0")))
+            index += 1
+        }
+        guard !digits.isEmpty else { return nil }
+        let padded = (digits + [0, 0, 0]).prefix(3)
+        return padded.reduce(0) { $0 * 10 + $1 }
+    }
+
+    mutating func skip(_ character: Unicode.Scalar) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func sign() -> Int64? {
+        if skip("+") { return 1 }
+        if skip("-") { return -1 }
+        return nil
+    }
+}
