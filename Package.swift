@@ -8,8 +8,10 @@ let package = Package(
     products: [
         .library(name: "FetchHistory", targets: ["FetchHistory"]),
         .library(name: "FetchHistoryTesting", targets: ["FetchHistoryTesting"]),
+        .executable(name: "fetch-history", targets: ["fetch-history"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
@@ -38,6 +40,13 @@ let package = Package(
         .target(
             name: "FetchHistoryTesting",
             dependencies: ["FetchHistory"]
+        ),
+        .executableTarget(
+            name: "fetch-history",
+            dependencies: [
+                "FetchHistory",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(
             name: "FetchHistoryTests",

@@ -40,6 +40,13 @@ public enum FetchJSON {
         return String(decoding: buffer, as: UTF8.self)
     }
 
+    /// `value` as a JSON string literal.
+    public static func literal(_ value: String) -> String {
+        var buffer: [UInt8] = []
+        appendString(value, to: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
     static func appendInteger(_ value: Int64?, to buffer: inout [UInt8]) {
         guard let value else { return buffer.append(contentsOf: "null".utf8) }
         buffer.append(contentsOf: String(value).utf8)

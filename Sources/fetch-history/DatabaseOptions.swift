@@ -1,0 +1,63 @@
+import ArgumentParser
+import FetchHistory
+import Foundation
+
+/// `--database`, shared by every command, and where the history lives when
+/// it is not given.
+struct DatabaseOptions: ParsableArguments {
+    @Option(
+        name: [.customShort("d"), .long],
+        help: ArgumentHelp(
+            "The history database file.",
+            discussion: "Default: $FETCH_HISTORY_DB, else $XDG_DATA_HOME/fetch-history/history.sqlite, else ~/.local/share/fetch-history/history.sqlite.",
+            valueName: "path"
+        )
+    )
+    var database: String?
+
+    /// The database path from the option, the environment, or the XDG default.
+    func path(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        if let database, !database.isEmpty { return Self.expandTilde(database, environment: environment) }
+        if let path = environment["FETCH_HISTORY_DB"], !path.isEmpty { return Self.expandTilde(path, environment: environment) }
+        // The XDG spec ignores relative values of XDG_DATA_HOME.
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return dataHome + "/fetch-history/history.sqlite"
+        }
+        guard let home = environment["HOME"], !home.isEmpty else {
+            throw CLIError("HOME is not set, so there is no default database; pass --database PATH")
+        }
+        return home + "/.local/share/fetch-history/history.sqlite"
+    }
+
+    /// Opens the history for reading. A missing file is an error: reading
+    /// never creates a database.
+    func openForReading() throws -> HistoryStore {
+        let path = try path()
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("no history at \(path); record one with `fetch-history fetch` or pass --database PATH")
+        }
+        return try HistoryStore(path: path, access: .readOnly)
+    }
+
+    /// Opens the history for writing, creating its folder (mode 0700) and
+    /// file (mode 0600) if they are missing.
+    func openForWriting() throws -> HistoryStore {
+        let path = try path()
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+                )
+            } catch {
+                throw CLIError("cannot create the folder \(folder) for the history: \((error as NSError).localizedDescription)")
+            }
+        }
+        return try HistoryStore(path: path, access: .create)
+    }
+
+    private static func expandTilde(_ path: String, environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] else { return path }
+        return home + path.dropFirst()
+    }
+}

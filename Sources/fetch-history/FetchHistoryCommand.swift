@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+
+/// The `fetch-history` command: records fetches and reads the history back.
+@main
+struct FetchHistoryCommand: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "fetch-history",
+        abstract: "Record every fetch of a number, and list, query and export the history.",
+        discussion: """
+            The history lives in one SQLite file: --database PATH, else $FETCH_HISTORY_DB, else \
+            $XDG_DATA_HOME/fetch-history/history.sqlite, else ~/.local/share/fetch-history/history.sqlite.
+
+            Examples:
+              fetch-history fetch --count 3 --interval 500ms
+              fetch-history list --outcome failed --since 2h
+              fetch-history export --format jsonl --output history.jsonl
+            """,
+        version: version,
+        subcommands: [
+            FetchCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self,
+            ExportCommand.self, ImportCommand.self,
+        ]
+    )
+
+    /// Parses the arguments and runs the command. Usage errors print the
+    /// usage and exit 64; any other failure prints one `error: …` line and
+    /// exits 1.
+    static func main() async {
+        // A closed pipe (`export | head`) becomes EPIPE on write, which the
+        // output stream turns into a quiet end instead of a killed process.
+        signal(SIGPIPE, SIG_IGN)
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            fail(error)
+        }
+        do {
+            var command = command
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch is OutputClosed {
+            Foundation.exit(0)
+        } catch let error as ExitCode {
+            exit(withError: error)
+        } catch let error as ValidationError {
+            fail(error)
+        } catch let error as CleanExit {
+            exit(withError: error)
+        } catch where exitCode(for: error) == .success {
+            // `--help` and `help` run argument-parser's own command, which
+            // "fails" with the help text.
+            exit(withError: error)
+        } catch {
+            StandardError.write("error: \(error)\n")
+            Foundation.exit(1)
+        }
+    }
+
+    /// Reports a usage error the way every other error is reported, as
+    /// `error: …` (argument-parser says `Error:`), with the usage after it.
+    private static func fail(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        guard code != .success else { exit(withError: error) }
+        var message = fullMessage(for: error)
+        if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst("Error: ".count) }
+        StandardError.write(message + "\n")
+        Foundation.exit(code.rawValue)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The reader of our output went away (`export | head`): stop quietly.
+struct OutputClosed: Error {}
+
+/// Buffered writes to a file descriptor, so millions of rows are written in
+/// large blocks rather than one system call each.
+final class OutputStream {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private let capacity = 1 << 16
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer.reserveCapacity(capacity)
+    }
+
+    static func standardOutput() -> OutputStream { OutputStream(descriptor: STDOUT_FILENO) }
+
+    func write(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= capacity { try flush() }
+    }
+
+    /// Appends bytes through `body` (which writes into the buffer directly).
+    func write(_ body: (inout [UInt8]) -> Void) throws {
+        body(&buffer)
+        if buffer.count >= capacity { try flush() }
+    }
+
+    func flush() throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes { raw in
+                Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { buffer.removeAll(); throw OutputClosed() }
+                let reason = String(cString: strerror(errno))
+                buffer.removeAll()
+                throw CLIError("cannot write the output: \(reason)")
+            }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Messages for the user, unbuffered, on standard error.
+enum StandardError {
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+}
+
+/// Whether standard output is a terminal that wants colour.
+enum Terminal {
+    /// Colour only on a terminal, and never when `NO_COLOR` is set and non-empty.
+    static var wantsColor: Bool {
+        guard isatty(STDOUT_FILENO) == 1 else { return false }
+        return (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    }
+}

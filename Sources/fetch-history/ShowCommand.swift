@@ -1,0 +1,83 @@
+import ArgumentParser
+import FetchHistory
+import Foundation
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one fetch, every field, and its session.",
+        discussion: """
+            Examples:
+              fetch-history show 3f2a1b9c
+              fetch-history show 3f2a --format json
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: ArgumentHelp("The fetch's id, or a prefix of it that only it has.", valueName: "id"))
+    var id: String
+
+    @Option(help: "text or json.")
+    var format = TextFormat.text
+
+    func run() throws {
+        let store = try database.openForReading()
+        let fetch = try store.fetch(idPrefix: id)
+        let session = try store.session(id: fetch.sessionID)
+        let output = OutputStream.standardOutput()
+        switch format {
+        case .text: try output.write(Self.text(fetch, session))
+        case .json: try output.write(Self.json(fetch, session))
+        }
+        try output.flush()
+    }
+
+    static func text(_ fetch: Fetch, _ session: Session?) -> String {
+        func time(_ timestamp: Timestamp?) -> String {
+            timestamp.map { "\($0.localDescription()) (\($0.iso8601))" } ?? "-"
+        }
+        var lines: [(String, String)] = [
+            ("id", fetch.id.lowercased),
+            ("outcome", fetch.status.rawValue + (fetch.cancelReason.map { " (\($0.rawValue))" } ?? "")),
+            ("value", fetch.value.map(String.init) ?? "-"),
+            ("error", fetch.errorMessage ?? "-"),
+            ("source", fetch.source),
+            ("started", time(fetch.startedAt)),
+            ("ended", time(fetch.endedAt)),
+            ("duration", fetch.durationMilliseconds.map(DurationArgument.format(milliseconds:)) ?? "-"),
+            ("session", fetch.sessionID.lowercased),
+        ]
+        if let session {
+            lines.append(("session started", time(session.startedAt)))
+            let recorder = session.process.processID > 0
+                ? "process \(session.process.processID) on \(session.process.host)" : "imported"
+            lines.append(("session recorder", recorder))
+        }
+        let width = lines.map(\.0.count).max() ?? 0
+        return lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 + "\n" }.joined()
+    }
+
+    static func json(_ fetch: Fetch, _ session: Session?) -> String {
+        var buffer = Array(#"{"fetch":"#.utf8)
+        FetchJSON.append(fetch, to: &buffer)
+        buffer.append(contentsOf: #","session":"#.utf8)
+        if let session {
+            buffer.append(contentsOf: #"{"id":""#.utf8)
+            buffer.append(contentsOf: session.id.lowercased.utf8)
+            buffer.append(contentsOf: #"","startedAt":""#.utf8)
+            buffer.append(contentsOf: session.startedAt.iso8601.utf8)
+            buffer.append(contentsOf: #"","source":"#.utf8)
+            buffer.append(contentsOf: FetchJSON.literal(session.source).utf8)
+            buffer.append(contentsOf: #","host":"#.utf8)
+            buffer.append(contentsOf: FetchJSON.literal(session.process.host).utf8)
+            buffer.append(contentsOf: #","processId":"#.utf8)
+            buffer.append(contentsOf: String(session.process.processID).utf8)
+            buffer.append(UInt8(ascii: "}"))
+        } else {
+            buffer.append(contentsOf: "null".utf8)
+        }
+        buffer.append(contentsOf: "}\n".utf8)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+}

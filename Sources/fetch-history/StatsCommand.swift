@@ -1,0 +1,68 @@
+import ArgumentParser
+import FetchHistory
+import Foundation
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Count fetches per outcome and rank the latency of successful ones.",
+        discussion: """
+            Percentiles are nearest-rank over the durations of succeeded fetches.
+
+            Examples:
+              fetch-history stats
+              fetch-history stats --since 7d --source random --format json
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: ArgumentHelp("Only fetches started at or after T (date, date-time, or 15m/2h/7d ago).", valueName: "T"))
+    var since: TimeArgument?
+
+    @Option(help: ArgumentHelp("Only fetches started before T.", valueName: "T"))
+    var until: TimeArgument?
+
+    @Option(help: ArgumentHelp("Only fetches from this source.", valueName: "source"))
+    var source: String?
+
+    @Option(help: "text or json.")
+    var format = TextFormat.text
+
+    func run() throws {
+        let store = try database.openForReading()
+        let statistics = try store.statistics(
+            matching: HistoryFilter(source: source, since: since?.timestamp, until: until?.timestamp)
+        )
+        let output = OutputStream.standardOutput()
+        try output.write(format == .json ? Self.json(statistics) : Self.text(statistics))
+        try output.flush()
+    }
+
+    /// Every status in a fixed order, so scripts and eyes find them in place.
+    private static let statuses: [FetchStatus] = [.succeeded, .failed, .cancelled, .timedOut, .interrupted, .running]
+
+    static func text(_ statistics: HistoryStatistics) -> String {
+        var lines = ["fetches       \(statistics.total)"]
+        for status in statuses {
+            lines.append(status.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0) + "\(statistics.counts[status, default: 0])")
+        }
+        lines.append("success rate  " + (statistics.successRate.map { String(format: "%.1f%%", $0 * 100) } ?? "-"))
+        if let latency = statistics.latency {
+            let format = DurationArgument.format(milliseconds:)
+            lines.append("latency       p50 \(format(latency.p50))  p90 \(format(latency.p90))  p99 \(format(latency.p99))  max \(format(latency.max))")
+        } else {
+            lines.append("latency       - (no succeeded fetches)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func json(_ statistics: HistoryStatistics) -> String {
+        let counts = statuses.map { "\"\($0.rawValue)\":\(statistics.counts[$0, default: 0])" }.joined(separator: ",")
+        let rate = statistics.successRate.map { String(format: "%.6f", $0) } ?? "null"
+        let latency = statistics.latency.map {
+            "{\"p50\":\($0.p50),\"p90\":\($0.p90),\"p99\":\($0.p99),\"max\":\($0.max)}"
+        } ?? "null"
+        return "{\"total\":\(statistics.total),\"counts\":{\(counts)},\"successRate\":\(rate),\"latencyMs\":\(latency)}\n"
+    }
+}
