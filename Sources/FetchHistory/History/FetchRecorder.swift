@@ -26,7 +26,7 @@ public struct HistoryRecorder: FetchRecorder {
     /// Starts a new session in `store`.
     public init(
         store: HistoryStore, source: String, startedAt: Timestamp = .now, process: ProcessIdentity = .current
-    ) throws(HistoryError) {
+    ) throws {
         self.store = store
         self.session = try store.beginSession(source: source, at: startedAt, process: process)
     }

@@ -58,16 +58,13 @@ public final class HistoryStore: @unchecked Sendable {
         access(path, W_OK) == 0
     }
 
-    /// Runs `body` on the connection, turning SQLite's errors into `HistoryError`.
-    private func withDatabase<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
+    /// Runs `body` on the connection, turning SQLite's errors into
+    /// `HistoryError.sqlite`; other errors (the caller's own) pass through.
+    private func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try lock.withLock { _ in try body(database) }
-        } catch let error as HistoryError {
-            throw error
         } catch let error as SQLiteError {
-            throw .sqlite(error)
-        } catch {
-            throw .sqlite(SQLiteError(code: SQLITE_ERROR, message: "\(error)"))
+            throw HistoryError.sqlite(error)
         }
     }
 
@@ -78,7 +75,7 @@ public final class HistoryStore: @unchecked Sendable {
     public func beginSession(
         id: UUID = UUID(), source: String, at startedAt: Timestamp = .now,
         process: ProcessIdentity = .current
-    ) throws(HistoryError) -> Session {
+    ) throws -> Session {
         let session = Session(id: id, startedAt: startedAt, source: source, process: process)
         try withDatabase { database in
             try database.writeTransaction {
@@ -93,7 +90,7 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// Records that a fetch started; it shows as running until its end is recorded.
-    public func recordStart(of id: UUID, in session: Session, at startedAt: Timestamp) throws(HistoryError) {
+    public func recordStart(of id: UUID, in session: Session, at startedAt: Timestamp) throws {
         try withDatabase { database in
             try database.writeTransaction {
                 try database.execute(SQL.insertFetch, [
@@ -108,7 +105,7 @@ public final class HistoryStore: @unchecked Sendable {
     /// already ended, so each fetch ends exactly once.
     public func recordEnd(
         of id: UUID, at endedAt: Timestamp, duration: Duration, outcome: FetchOutcome
-    ) throws(HistoryError) {
+    ) throws {
         let columns = StoredOutcome(outcome)
         try withDatabase { database in
             try database.writeTransaction {
@@ -164,14 +161,14 @@ public final class HistoryStore: @unchecked Sendable {
     // MARK: - Reading
 
     /// Fetches matching `filter`, newest first; at most `limit` when given.
-    public func fetches(matching filter: HistoryFilter = .all, limit: Int? = nil) throws(HistoryError) -> [Fetch] {
+    public func fetches(matching filter: HistoryFilter = .all, limit: Int? = nil) throws -> [Fetch] {
         let (sql, values) = SQL.newestFirst(filter, limit: limit)
         return try withDatabase { database in try database.rows(sql, values, SQL.decodeFetch) }
     }
 
     /// The plan SQLite chooses for `fetches(matching:)`, one line per step:
     /// lets tests prove a listing is served by an index.
-    func queryPlan(forFetchesMatching filter: HistoryFilter) throws(HistoryError) -> [String] {
+    func queryPlan(forFetchesMatching filter: HistoryFilter) throws -> [String] {
         let (sql, values) = SQL.newestFirst(filter, limit: 20)
         return try withDatabase { database in try database.rows("EXPLAIN QUERY PLAN " + sql, values) { $0.text(3) } }
     }
@@ -191,7 +188,7 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// The fetch whose id is `prefix` or starts with it.
-    public func fetch(idPrefix prefix: String) throws(HistoryError) -> Fetch {
+    public func fetch(idPrefix prefix: String) throws -> Fetch {
         let (low, high) = try SQL.idRange(prefix)
         let matches = try withDatabase { database in
             try database.rows(SQL.fetchByIDRange, [.text(low), .text(high)], SQL.decodeFetch)
@@ -200,7 +197,7 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// The session whose id is `prefix` or starts with it.
-    public func session(idPrefix prefix: String) throws(HistoryError) -> Session {
+    public func session(idPrefix prefix: String) throws -> Session {
         let (low, high) = try SQL.idRange(prefix)
         let matches = try withDatabase { database in
             try database.rows(SQL.sessionByIDRange, [.text(low), .text(high)], SQL.decodeSession)
@@ -209,14 +206,14 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// The session with `id`, or nil.
-    public func session(id: UUID) throws(HistoryError) -> Session? {
+    public func session(id: UUID) throws -> Session? {
         try withDatabase { database in
             try database.firstRow(SQL.sessionByID, [.text(id.lowercased)], SQL.decodeSession)
         }
     }
 
     /// Counts per status and latency percentiles of succeeded fetches.
-    public func statistics(matching filter: HistoryFilter = .all) throws(HistoryError) -> HistoryStatistics {
+    public func statistics(matching filter: HistoryFilter = .all) throws -> HistoryStatistics {
         let (conditions, values) = SQL.conditions(for: filter)
         var succeededFilter = filter
         succeededFilter.status = filter.status ?? .succeeded
