@@ -58,6 +58,14 @@ let package = Package(
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
+        .testTarget(
+            name: "FetchHistoryCLITests",
+            dependencies: [
+                "fetch-history",
+                "FetchHistory",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
