@@ -35,8 +35,8 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Cancel a fetch that takes longer, recorded as timed-out.", valueName: "duration"))
     var timeout: DurationArgument?
 
-    @Option(help: ArgumentHelp("How long the random source takes to answer.", valueName: "duration"))
-    var latency = DurationArgument(.seconds(1))
+    @Option(help: ArgumentHelp("How long the random source takes to answer (default 1s).", valueName: "duration"))
+    var latency: DurationArgument?
 
     @Option(help: "Print each fetch as a table row (text) or as a JSON object per line (json).")
     var format = TextFormat.text
@@ -44,11 +44,23 @@ struct FetchCommand: AsyncParsableCommand {
     func validate() throws {
         guard count >= 1 else { throw ValidationError("--count must be at least 1") }
         if let timeout, timeout.duration <= .zero { throw ValidationError("--timeout must be longer than 0") }
-        guard source != RandomNumberClient.sourceName else { return }
-        if let url = URL(string: source), ["http", "https"].contains(url.scheme?.lowercased()) {
-            throw ValidationError("the HTTP source is not supported yet; use --source random")
+        if httpURL == nil {
+            guard source == RandomNumberClient.sourceName else {
+                // Redacted: a mistyped URL may still carry a token.
+                let shown = URL(string: source).map { RedactedURL($0).description } ?? "that value"
+                throw ValidationError("--source must be 'random' or an http:// or https:// URL with a host, not \(shown)")
+            }
+        } else if latency != nil {
+            throw ValidationError("--latency applies to the random source only")
         }
-        throw ValidationError("--source must be 'random' or an http(s) URL, not '\(source)'")
+    }
+
+    /// The `--source` URL, when it is an http(s) URL with a host.
+    private var httpURL: URL? {
+        guard let url = URL(string: source), ["http", "https"].contains(url.scheme?.lowercased()),
+              let host = url.host, !host.isEmpty
+        else { return nil }
+        return url
     }
 
     func run() async throws {
@@ -57,11 +69,19 @@ struct FetchCommand: AsyncParsableCommand {
 
     @MainActor
     private func record() async throws {
+        let client: any APIClient
+        let recordedSource: String
+        if let url = httpURL {
+            let http = HTTPNumberClient(url: url)
+            client = http
+            recordedSource = http.source
+        } else {
+            client = RandomNumberClient(latency: latency?.duration ?? .seconds(1))
+            recordedSource = RandomNumberClient.sourceName
+        }
         let store = try database.openForWriting()
-        let recorder = try HistoryRecorder(store: store, source: source)
-        let viewState = FetchViewState(
-            client: RandomNumberClient(latency: latency.duration), recorder: recorder, timeout: timeout?.duration
-        )
+        let recorder = try HistoryRecorder(store: store, source: recordedSource)
+        let viewState = FetchViewState(client: client, recorder: recorder, timeout: timeout?.duration)
         let output = OutputStream.standardOutput()
         let table = FetchTable(color: Terminal.wantsColor && format == .text)
         let showsProgress = count > 1 && StandardError.isTerminal

@@ -11,13 +11,16 @@ struct FetchTable {
 
     var header: String {
         pad("ID", 8) + "  " + pad("STARTED", 19) + "  " + pad("DURATION", 9, right: true) + "  "
-            + pad("OUTCOME", 11) + "  " + pad("RESULT", Self.resultWidth) + "  SOURCE"
+            + pad("OUTCOME", 11) + "  " + pad("HTTP", 4) + "  " + pad("BYTES", 7, right: true) + "  "
+            + pad("RESULT", Self.resultWidth) + "  SOURCE"
     }
 
     func row(_ fetch: Fetch) -> String {
         let duration = fetch.durationMilliseconds.map(DurationArgument.format(milliseconds:)) ?? "-"
         return String(fetch.id.lowercased.prefix(8)) + "  " + fetch.startedAt.localDescription(in: timeZone) + "  "
             + pad(duration, 9, right: true) + "  " + paint(pad(fetch.status.rawValue, 11), fetch.status) + "  "
+            + pad(fetch.response.map { String($0.status) } ?? "-", 4) + "  "
+            + pad(fetch.response.map { String($0.bytes) } ?? "-", 7, right: true) + "  "
             + pad(Self.truncate(Self.result(of: fetch), to: Self.resultWidth), Self.resultWidth) + "  " + fetch.source
     }
 

@@ -46,6 +46,8 @@ struct ShowCommand: ParsableCommand {
             ("started", time(fetch.startedAt)),
             ("ended", time(fetch.endedAt)),
             ("duration", fetch.durationMilliseconds.map(DurationArgument.format(milliseconds:)) ?? "-"),
+            ("http status", fetch.response.map { String($0.status) } ?? "-"),
+            ("response bytes", fetch.response.map { String($0.bytes) } ?? "-"),
             ("session", fetch.sessionID.lowercased),
         ]
         if let session {

@@ -25,7 +25,9 @@ struct FailingRecorder: FetchRecorder {
         var description: String { "database or disk is full" }
     }
     func recordStart(of fetch: UUID, at offset: Duration) throws { throw DiskFull() }
-    func recordEnd(of fetch: UUID, at offset: Duration, duration: Duration, outcome: FetchOutcome) throws {
+    func recordEnd(
+        of fetch: UUID, at offset: Duration, duration: Duration, outcome: FetchOutcome, response: SourceResponse?
+    ) throws {
         throw DiskFull()
     }
 }

@@ -5,7 +5,11 @@
 /// ```json
 /// {"id":"…","session":"…","source":"random","outcome":"succeeded","cancelReason":null,
 ///  "value":42,"error":null,"startedAt":"2026-11-22T10:00:00.000Z",
-///  "endedAt":"2026-11-22T10:00:01.002Z","durationMs":1002}
+///  "endedAt":"2026-11-22T10:00:01.002Z","durationMs":1002,"status":null,"bytes":null}
+/// ```
+///
+/// `status` and `bytes` are the HTTP status and body size, for the HTTP source.
+/// ```json
 /// ```
 public enum FetchJSON {
     /// Appends `fetch` as one JSON object (no newline) to `buffer`.
@@ -30,6 +34,10 @@ public enum FetchJSON {
         appendString(fetch.endedAt?.iso8601, to: &buffer)
         buffer.append(contentsOf: #","durationMs":"#.utf8)
         appendInteger(fetch.durationMilliseconds, to: &buffer)
+        buffer.append(contentsOf: #","status":"#.utf8)
+        appendInteger(fetch.response.map { Int64($0.status) }, to: &buffer)
+        buffer.append(contentsOf: #","bytes":"#.utf8)
+        appendInteger(fetch.response.map { Int64($0.bytes) }, to: &buffer)
         buffer.append(UInt8(ascii: "}"))
     }
 

@@ -190,6 +190,16 @@ private struct Context {
         let value = try integer("value")
         let error = try string("error")
         let reasonText = try string("cancelReason")
+        let httpStatus = try integer("status")
+        let bytes = try integer("bytes")
+        if (httpStatus == nil) != (bytes == nil) { throw RecordError(message: "'status' and 'bytes' must be given together") }
+        var response: SourceResponse?
+        if let httpStatus, let bytes {
+            guard (0...999).contains(httpStatus), bytes >= 0, let byteCount = Int(exactly: bytes) else {
+                throw RecordError(message: "'status' must be 0…999 and 'bytes' not negative")
+            }
+            response = SourceResponse(status: Int(httpStatus), bytes: byteCount)
+        }
 
         let isEnded = ![.running, .interrupted].contains(status)
         if isEnded != (endedAt != nil) {
@@ -226,7 +236,7 @@ private struct Context {
         }
         return Fetch(
             id: id, sessionID: session, source: source, startedAt: startedAt, endedAt: endedAt,
-            durationMilliseconds: duration, outcome: outcome
+            durationMilliseconds: duration, outcome: outcome, response: response
         )
     }
 }

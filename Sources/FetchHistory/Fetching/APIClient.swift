@@ -6,4 +6,14 @@
 /// Linux, `URLError(.cancelled)`).
 public protocol APIClient: Actor {
     func fetchRandomNumber() async throws -> Int
+
+    /// The number and what came with it (an HTTP status and size). The view
+    /// state calls this one; the default answers `fetchRandomNumber()` alone.
+    func fetchAnswer() async throws -> SourceAnswer
+}
+
+extension APIClient {
+    public func fetchAnswer() async throws -> SourceAnswer {
+        SourceAnswer(value: try await fetchRandomNumber())
+    }
 }

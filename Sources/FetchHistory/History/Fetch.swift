@@ -13,11 +13,15 @@ public struct Fetch: Hashable, Sendable, Identifiable {
     public var durationMilliseconds: Int64?
     /// Nil while the fetch is running.
     public var outcome: FetchOutcome?
+    /// The HTTP status and body size, for fetches from the HTTP source.
+    public var response: SourceResponse?
 
     public init(
         id: UUID, sessionID: UUID, source: String, startedAt: Timestamp,
-        endedAt: Timestamp? = nil, durationMilliseconds: Int64? = nil, outcome: FetchOutcome? = nil
+        endedAt: Timestamp? = nil, durationMilliseconds: Int64? = nil, outcome: FetchOutcome? = nil,
+        response: SourceResponse? = nil
     ) {
+        self.response = response
         self.id = id
         self.sessionID = sessionID
         self.source = source

@@ -8,8 +8,11 @@ import Foundation
 public protocol FetchRecorder: Sendable {
     /// A fetch started; called before the source is asked.
     func recordStart(of fetch: UUID, at offset: Duration) async throws
-    /// A fetch ended after running for `duration`, measured on the clock.
-    func recordEnd(of fetch: UUID, at offset: Duration, duration: Duration, outcome: FetchOutcome) async throws
+    /// A fetch ended after running for `duration`, measured on the clock;
+    /// `response` is what an HTTP source said (status, size), if anything.
+    func recordEnd(
+        of fetch: UUID, at offset: Duration, duration: Duration, outcome: FetchOutcome, response: SourceResponse?
+    ) async throws
 }
 
 /// Records a view state's fetches into a store, as one session.
@@ -35,9 +38,12 @@ public struct HistoryRecorder: FetchRecorder {
         try store.recordStart(of: fetch, in: session, at: session.startedAt.advanced(by: offset))
     }
 
-    public func recordEnd(of fetch: UUID, at offset: Duration, duration: Duration, outcome: FetchOutcome) throws {
+    public func recordEnd(
+        of fetch: UUID, at offset: Duration, duration: Duration, outcome: FetchOutcome, response: SourceResponse?
+    ) throws {
         try store.recordEnd(
-            of: fetch, at: session.startedAt.advanced(by: offset), duration: duration, outcome: outcome
+            of: fetch, at: session.startedAt.advanced(by: offset), duration: duration, outcome: outcome,
+            response: response
         )
     }
 }

@@ -104,7 +104,8 @@ public final class HistoryStore: @unchecked Sendable {
     /// Records how a running fetch ended. Fails if the fetch is unknown or
     /// already ended, so each fetch ends exactly once.
     public func recordEnd(
-        of id: UUID, at endedAt: Timestamp, duration: Duration, outcome: FetchOutcome
+        of id: UUID, at endedAt: Timestamp, duration: Duration, outcome: FetchOutcome,
+        response: SourceResponse? = nil
     ) throws {
         let columns = StoredOutcome(outcome)
         try withDatabase { database in
@@ -112,7 +113,8 @@ public final class HistoryStore: @unchecked Sendable {
                 try database.execute(SQL.endFetch, [
                     .integer(endedAt.millisecondsSince1970), .integer(duration.wholeMilliseconds),
                     .text(columns.outcome), .text(columns.cancelReason), .integer(columns.value),
-                    .text(columns.error), .text(id.lowercased),
+                    .text(columns.error), .integer(response?.status), .integer(response?.bytes),
+                    .text(id.lowercased),
                 ])
                 if database.changes != 1 { throw HistoryError.notRunning(id) }
             }
@@ -149,7 +151,8 @@ public final class HistoryStore: @unchecked Sendable {
                         .text(fetch.id.lowercased), .text(fetch.sessionID.lowercased), .text(fetch.source),
                         .integer(fetch.startedAt.millisecondsSince1970), .integer(fetch.endedAt?.millisecondsSince1970),
                         .integer(fetch.durationMilliseconds), .text(columns?.outcome), .text(columns?.cancelReason),
-                        .integer(columns?.value), .text(columns?.error),
+                        .integer(columns?.value), .text(columns?.error), .integer(fetch.response?.status),
+                        .integer(fetch.response?.bytes),
                     ])
                     if database.changes == 1 { summary.added += 1 } else { summary.skipped += 1 }
                 }
@@ -314,7 +317,8 @@ private enum SQL {
     static let insertFetch = "INSERT INTO fetch (id, session_id, source, started_at) VALUES (?, ?, ?, ?)"
 
     static let endFetch = """
-        UPDATE fetch SET ended_at = ?, duration_ms = ?, outcome = ?, cancel_reason = ?, value = ?, error = ?
+        UPDATE fetch SET ended_at = ?, duration_ms = ?, outcome = ?, cancel_reason = ?, value = ?, error = ?,
+            http_status = ?, response_bytes = ?
         WHERE id = ? AND outcome IS NULL
         """
 
@@ -324,8 +328,11 @@ private enum SQL {
         """
 
     static let importFetch = """
-        INSERT INTO fetch (id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO fetch (
+            id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error,
+            http_status, response_bytes
+        )
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (id) DO NOTHING
         """
 
@@ -337,7 +344,8 @@ private enum SQL {
         """
 
     static let fetchColumns =
-        "id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error, \(isAlive)"
+        "id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error, \(isAlive), "
+            + "http_status, response_bytes"
 
     static let fetchByIDRange = "SELECT \(fetchColumns) FROM fetch WHERE id >= ? AND id < ? ORDER BY id LIMIT 3"
 
@@ -412,7 +420,8 @@ private enum SQL {
             id: try uuid(row.text(0)), sessionID: try uuid(row.text(1)), source: row.text(2),
             startedAt: Timestamp(millisecondsSince1970: row.int64(3)),
             endedAt: row.optionalInt64(4).map(Timestamp.init(millisecondsSince1970:)),
-            durationMilliseconds: row.optionalInt64(5), outcome: outcome
+            durationMilliseconds: row.optionalInt64(5), outcome: outcome,
+            response: row.optionalInt64(11).map { SourceResponse(status: Int($0), bytes: Int(row.optionalInt64(12) ?? 0)) }
         )
     }
 

@@ -132,14 +132,18 @@ public final class FetchViewState {
         }
 
         let outcome: FetchOutcome
+        var response: SourceResponse?
         do {
-            outcome = .succeeded(try await number(within: timeout))
+            let answer = try await self.answer(within: timeout)
+            outcome = .succeeded(answer.value)
+            response = answer.response
         } catch is FetchTimedOut {
             outcome = .timedOut
         } catch where Self.isCancellation(error) || Task.isCancelled {
             outcome = .cancelled(attempt.cancelReason ?? .user)
         } catch {
             outcome = .failed(Self.message(for: error))
+            response = (error as? any SourceResponseError)?.response
         }
 
         let endOffset = elapsed()
@@ -148,7 +152,7 @@ public final class FetchViewState {
         )
         do {
             try await recorder.recordEnd(
-                of: attempt.id, at: endOffset, duration: completed.duration, outcome: outcome
+                of: attempt.id, at: endOffset, duration: completed.duration, outcome: outcome, response: response
             )
         } catch {
             let failure = FetchRecordingError(fetch: attempt.id, underlying: error)
@@ -160,12 +164,12 @@ public final class FetchViewState {
     }
 
     /// The client's answer, raced against the timeout on the clock.
-    private func number(within timeout: Duration?) async throws -> Int {
+    private func answer(within timeout: Duration?) async throws -> SourceAnswer {
         let client = self.client
-        guard let timeout else { return try await client.fetchRandomNumber() }
+        guard let timeout else { return try await client.fetchAnswer() }
         let clock = self.clock
-        return try await withThrowingTaskGroup(of: Int.self) { group in
-            group.addTask { try await client.fetchRandomNumber() }
+        return try await withThrowingTaskGroup(of: SourceAnswer.self) { group in
+            group.addTask { try await client.fetchAnswer() }
             group.addTask {
                 try await clock.sleep(for: timeout)
                 throw FetchTimedOut()

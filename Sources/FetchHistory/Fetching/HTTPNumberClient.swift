@@ -1,0 +1,171 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The HTTP source: GETs a URL and reads a number from the body.
+///
+/// A 2xx body succeeds when it is an integer (white space around it
+/// allowed), a JSON number with no fraction, or a JSON object with a numeric
+/// `number` or `value`. Anything else fails with an `HTTPFetchError`. The
+/// body is read as it arrives and the request is cancelled once it passes
+/// `maximumBytes`, so a huge or endless body costs at most that much memory.
+///
+/// ```swift
+/// let client = HTTPNumberClient(url: URL(string: "https://example.com/number")!)
+/// let answer = try await client.fetchAnswer()   // value, status, size
+/// ```
+///
+/// Cancelling the calling task cancels the request; on Linux that surfaces
+/// as `URLError(.cancelled)`, which the view state records as cancelled.
+public actor HTTPNumberClient: APIClient {
+    /// 1 MiB.
+    public static let defaultMaximumBytes = 1 << 20
+
+    public nonisolated let url: URL
+    /// The URL with its secrets replaced: what the history records.
+    public nonisolated let source: String
+    private let configuration: URLSessionConfiguration
+    private let maximumBytes: Int
+
+    /// - Parameters:
+    ///   - configuration: the session configuration; tests register a
+    ///     `URLProtocol` in its `protocolClasses`.
+    ///   - maximumBytes: the largest body accepted.
+    public init(
+        url: URL, configuration: URLSessionConfiguration = .ephemeral, maximumBytes: Int = defaultMaximumBytes
+    ) {
+        self.url = url
+        self.source = RedactedURL(url).description
+        self.configuration = configuration
+        self.maximumBytes = maximumBytes
+    }
+
+    public func fetchRandomNumber() async throws -> Int {
+        try await fetchAnswer().value
+    }
+
+    public func fetchAnswer() async throws -> SourceAnswer {
+        var request = URLRequest(url: url)
+        request.httpMethod = "GET"
+        request.setValue("application/json, text/plain;q=0.9, */*;q=0.1", forHTTPHeaderField: "Accept")
+        request.setValue("fetch-history", forHTTPHeaderField: "User-Agent")
+        let (body, status) = try await download(request)
+        let response = SourceResponse(status: status, bytes: body.count)
+        guard (200...299).contains(status) else { throw HTTPFetchError.status(response) }
+        guard let value = Self.number(in: body) else {
+            let text = String(decoding: body.prefix(4 * 80), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw HTTPFetchError.notANumber(preview: String(text.prefix(80)), response)
+        }
+        return SourceAnswer(value: value, response: response)
+    }
+
+    private func download(_ request: URLRequest) async throws -> (Data, Int) {
+        let collector = BodyCollector(limit: maximumBytes)
+        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let task = session.dataTask(with: request)
+        let host = url.host ?? "the server"
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    collector.start(continuation)
+                    task.resume()
+                }
+            } onCancel: {
+                task.cancel()
+            }
+        } catch let error as URLError where error.code != .cancelled {
+            throw HTTPFetchError.transport(error, host: host)
+        }
+    }
+
+    /// The integer a body holds, if it holds one.
+    static func number(in body: Data) -> Int? {
+        let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if let value = Int(text) { return value }
+        let value: JSONValue? = body.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
+            guard let value = try? parser.parseValue() else { return nil }
+            parser.skipWhitespace()
+            return parser.isAtEnd ? value : nil
+        }
+        switch value {
+        case .number(let text)?: return integer(text)
+        case .object(let fields)?:
+            for key in ["number", "value"] {
+                if case .number(let text)? = fields[key] { return integer(text) }
+            }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// A JSON number's integer value: `42`, `42.0` and `4.2e1` are 42; `42.5` is not an integer.
+    private static func integer(_ text: String) -> Int? {
+        if let value = Int(text) { return value }
+        guard let double = Double(text), double.rounded() == double, abs(double) < 9.0e15 else { return nil }
+        return Int(double)
+    }
+}
+
+/// Collects one data task's body up to a limit and resumes the waiting
+/// fetch when the task completes.
+private final class BodyCollector: NSObject, URLSessionDataDelegate, Sendable {
+    private struct State {
+        var body = Data()
+        var status = 0
+        var overflowed = false
+        var continuation: CheckedContinuation<(Data, Int), any Error>?
+    }
+
+    private let limit: Int
+    private let state = Mutex(State())
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    func start(_ continuation: CheckedContinuation<(Data, Int), any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        state.withLock { $0.status = (response as? HTTPURLResponse)?.statusCode ?? 0 }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let overflowed = state.withLock { state -> Bool in
+            guard !state.overflowed else { return false }
+            state.body.append(data)
+            if state.body.count > limit {
+                state.overflowed = true
+                return true
+            }
+            return false
+        }
+        if overflowed { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, result) = state.withLock { state -> (CheckedContinuation<(Data, Int), any Error>?, Result<(Data, Int), any Error>) in
+            defer { state.continuation = nil }
+            let result: Result<(Data, Int), any Error>
+            if state.overflowed {
+                let response = SourceResponse(status: state.status, bytes: state.body.count)
+                result = .failure(HTTPFetchError.bodyTooLarge(limit: limit, response))
+            } else if let error {
+                result = .failure(error)
+            } else {
+                result = .success((state.body, state.status))
+            }
+            return (state.continuation, result)
+        }
+        continuation?.resume(with: result)
+    }
+}

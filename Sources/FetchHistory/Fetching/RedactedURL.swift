@@ -1,0 +1,56 @@
+import Foundation
+
+/// A URL with its secrets replaced by `***`, safe to store and print.
+///
+/// - The user name and password are replaced.
+/// - Query (and fragment) parameters whose name looks secret have their
+///   value replaced: the name, percent-decoded and lower-cased, is or ends
+///   with one of `secretNames` — so `X-Api-Key` and `client_secret` are
+///   caught as well as `token`. Matching by suffix errs on the side of
+///   hiding too much (`monkey=1` is hidden too).
+///
+/// ```swift
+/// RedactedURL(URL(string: "https://bob:pw@host/n?token=abc&page=2")!).description
+/// // "https://***:***@host/n?token=***&page=2"
+/// ```
+public struct RedactedURL: Hashable, Sendable, CustomStringConvertible {
+    public static let secretNames = [
+        "token", "access_token", "key", "api_key", "apikey", "secret", "password", "passwd", "sig",
+        "signature", "auth", "session", "code",
+    ]
+
+    public let description: String
+
+    public init(_ url: URL) {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            // Unparseable as components: keep nothing that could be secret.
+            description = "\(url.scheme ?? "url"):***"
+            return
+        }
+        if components.percentEncodedUser != nil { components.percentEncodedUser = "***" }
+        if components.percentEncodedPassword != nil { components.percentEncodedPassword = "***" }
+        if let query = components.percentEncodedQuery {
+            components.percentEncodedQuery = Self.redactParameters(query)
+        }
+        if let fragment = components.percentEncodedFragment {
+            components.percentEncodedFragment = Self.redactParameters(fragment)
+        }
+        description = components.string ?? "\(url.scheme ?? "url"):***"
+    }
+
+    /// Replaces the values of secret-looking `name=value` pairs in an
+    /// `&`-separated, percent-encoded list, leaving everything else as it was.
+    static func redactParameters(_ list: String) -> String {
+        list.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let name = pair[..<equals]
+            return isSecret(String(name)) ? name + "=***" : String(pair)
+        }.joined(separator: "&")
+    }
+
+    static func isSecret(_ encodedName: String) -> Bool {
+        let name = (encodedName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? encodedName)
+            .lowercased()
+        return secretNames.contains { name.hasSuffix($0) }
+    }
+}

@@ -1,0 +1,30 @@
+/// What a source said about an answer besides the number: for the HTTP
+/// source, the status code and the body's size. Recorded with the fetch.
+public struct SourceResponse: Hashable, Sendable {
+    /// The HTTP status code.
+    public var status: Int
+    /// The body's size in bytes (as far as it was read, for an oversize body).
+    public var bytes: Int
+
+    public init(status: Int, bytes: Int) {
+        self.status = status
+        self.bytes = bytes
+    }
+}
+
+/// A number and what came with it.
+public struct SourceAnswer: Hashable, Sendable {
+    public var value: Int
+    public var response: SourceResponse?
+
+    public init(value: Int, response: SourceResponse? = nil) {
+        self.value = value
+        self.response = response
+    }
+}
+
+/// An error that carries the response it failed on (a 503, a body that
+/// is not a number), so the history keeps its status and size.
+public protocol SourceResponseError: Error {
+    var response: SourceResponse? { get }
+}
