@@ -37,10 +37,9 @@ public struct TimelineEvent: Hashable, Sendable, CustomStringConvertible {
 
 extension HistoryStore {
     /// Every start and end recorded in `session`, in time order; ties keep
-    /// fetch order, a fetch's start before its end.
+    /// recording order, a fetch's start before its end.
     public func timeline(of session: Session) throws -> [TimelineEvent] {
-        let fetches = try fetches(matching: HistoryFilter(sessionID: session.id))
-            .sorted { ($0.startedAt, $0.id.uuidString) < ($1.startedAt, $1.id.uuidString) }
+        let fetches = try fetches(matching: HistoryFilter(sessionID: session.id)).reversed()
         let origin = session.startedAt.millisecondsSince1970
         var events: [TimelineEvent] = []
         for (index, fetch) in fetches.enumerated() {

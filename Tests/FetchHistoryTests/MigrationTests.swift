@@ -75,14 +75,15 @@ import Testing
     }
 
     @Test func aFailingStepRollsBackAndKeepsTheVersion() throws {
-        let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE u (a); INSERT INTO nowhere VALUES (1);")
+        let latest = Migration.embedded.count
+        let broken = Migration(version: latest + 1, name: "broken", sql: "CREATE TABLE u (a); INSERT INTO nowhere VALUES (1);")
         let database = try Database(path: ":memory:", access: .create)
         try Migrator().migrate(database)
 
         #expect(throws: SQLiteError.self) {
             try Migrator(migrations: Migration.embedded + [broken]).migrate(database)
         }
-        #expect(try database.scalarInt64("PRAGMA user_version") == 1)
+        #expect(try database.scalarInt64("PRAGMA user_version") == Int64(latest))
         #expect(try database.scalarInt64("SELECT count(*) FROM sqlite_schema WHERE name = 'u'") == 0)
     }
 
@@ -160,5 +161,31 @@ import Testing
             let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
             #expect(permissions == 0o600, "\(file)")
         }
+    }
+}
+
+extension MigrationTests {
+    @Test func aVersionOneDatabaseUpgradesInPlaceKeepingEveryRow() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        // Given a database written by the first schema, with a finished fetch
+        let old = try Database(path: path, access: .create)
+        try Migrator(migrations: Array(Migration.embedded.prefix(1))).migrate(old)
+        try old.execute("INSERT INTO session VALUES ('00000000-0000-0000-0000-000000000001', 0, 'random', 'h', 1, NULL, NULL)")
+        try old.execute("""
+            INSERT INTO fetch (id, session_id, source, started_at, ended_at, duration_ms, outcome, value)
+            VALUES ('00000000-0000-0000-0000-000000000002', '00000000-0000-0000-0000-000000000001', 'random', 5, 105, 100, 'succeeded', 42)
+            """)
+
+        // When the current tool opens it
+        let store = try HistoryStore(path: path, access: .readWrite)
+
+        // Then it is migrated and the row reads back unchanged, with no HTTP data
+        let fetch = try store.fetch(idPrefix: "00000000-0000-0000-0000-000000000002")
+        #expect(fetch.outcome == .succeeded(42))
+        #expect(fetch.durationMilliseconds == 100)
+        #expect(fetch.response == nil)
+        #expect(try Database(path: path, access: .readOnly).scalarInt64("PRAGMA user_version") == Int64(Migrator().latestVersion))
     }
 }

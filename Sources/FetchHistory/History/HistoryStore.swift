@@ -164,6 +164,7 @@ public final class HistoryStore: @unchecked Sendable {
     // MARK: - Reading
 
     /// Fetches matching `filter`, newest first; at most `limit` when given.
+    /// Fetches started in the same millisecond come in reverse recording order.
     public func fetches(matching filter: HistoryFilter = .all, limit: Int? = nil) throws -> [Fetch] {
         let (sql, values) = SQL.newestFirst(filter, limit: limit)
         return try withDatabase { database in try database.rows(sql, values, SQL.decodeFetch) }
@@ -176,13 +177,14 @@ public final class HistoryStore: @unchecked Sendable {
         return try withDatabase { database in try database.rows("EXPLAIN QUERY PLAN " + sql, values) { $0.text(3) } }
     }
 
-    /// Calls `body` with each fetch matching `filter`, oldest first, reading
+    /// Calls `body` with each fetch matching `filter`, oldest first (ties in
+    /// recording order, which an import keeps), reading
     /// one row at a time so memory stays flat for any history size.
     public func forEachFetch(
         matching filter: HistoryFilter = .all, _ body: (Fetch) throws -> Void
     ) throws {
         let (conditions, values) = SQL.conditions(for: filter)
-        let sql = "SELECT \(SQL.fetchColumns) FROM fetch\(conditions) ORDER BY started_at, id"
+        let sql = "SELECT \(SQL.fetchColumns) FROM fetch\(conditions) ORDER BY started_at, rowid"
         try withDatabase { database in
             try database.readTransaction {
                 try database.forEachRow(sql, values) { row in try body(SQL.decodeFetch(row)) }
@@ -260,6 +262,22 @@ public final class HistoryStore: @unchecked Sendable {
             throw .ambiguous(kind: kind, prefix: prefix, candidates: matches.map(\.id.lowercased))
         }
         return first
+    }
+
+    /// Every text value in every table, joined: lets tests prove a secret
+    /// was never written anywhere.
+    func allText() throws -> String {
+        try withDatabase { database in
+            let tables = try database.rows("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.text(0) }
+            var text: [String] = []
+            for table in tables {
+                // Table names come from sqlite_schema itself, not from input.
+                try database.forEachRow("SELECT * FROM \"\(table)\"") { row in
+                    for column in 0..<sqlite3_column_count(row.handle) { text.append(row.optionalText(column) ?? "") }
+                }
+            }
+            return text.joined(separator: "\n")
+        }
     }
 
     // MARK: - SQL functions
@@ -356,7 +374,7 @@ private enum SQL {
     static func newestFirst(_ filter: HistoryFilter, limit: Int?) -> (String, [SQLValue]) {
         let (conditions, values) = conditions(for: filter)
         return (
-            "SELECT \(fetchColumns) FROM fetch\(conditions) ORDER BY started_at DESC, id DESC LIMIT ?",
+            "SELECT \(fetchColumns) FROM fetch\(conditions) ORDER BY started_at DESC, rowid DESC LIMIT ?",
             values + [.integer(Int64(limit ?? -1))]
         )
     }

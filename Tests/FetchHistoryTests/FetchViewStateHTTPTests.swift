@@ -1,0 +1,152 @@
+import Clocks
+import Synchronization
+import ConcurrencyExtras
+@testable import FetchHistory
+import FetchHistoryTesting
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// HTTP scenarios through the view state. In the serialized suite because
+/// they use the main serial executor.
+extension FetchViewStateTests {
+    /// A stub whose answers wait until the test releases them (or the
+    /// request is cancelled).
+    final class SlowServer: Sendable {
+        let stub: URLProtocolStub
+        init(body: String = "42") {
+            stub = URLProtocolStub { _ in
+                try await Task.sleep(for: .seconds(120))
+                return .ok(body)
+            }
+        }
+    }
+
+    @Test func anHTTPFetchRecordsItsStatusAndSize() async throws {
+        try await withMainSerialExecutor {
+            let stub = URLProtocolStub { _ in .ok("{\"number\": 17}") }
+            let client = HTTPNumberClient(url: URL(string: "http://\(stub.host)/n")!, configuration: stub.configuration)
+            let recorder = try HistoryRecorder(store: .inMemory(), source: client.source)
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+
+            let completed = try await withTimeout { try await viewState.fetch() }
+
+            let fetch = try recorder.store.fetch(idPrefix: completed.id.lowercased)
+            #expect(fetch.outcome == .succeeded(17))
+            #expect(fetch.response == SourceResponse(status: 200, bytes: 14))
+            #expect(fetch.source == "http://\(stub.host)/n")
+        }
+    }
+
+    @Test func aFailedHTTPFetchKeepsTheStatus() async throws {
+        try await withMainSerialExecutor {
+            let stub = URLProtocolStub { _ in .respond(status: 503, body: Data("busy".utf8)) }
+            let client = HTTPNumberClient(url: URL(string: "http://\(stub.host)/n")!, configuration: stub.configuration)
+            let recorder = try HistoryRecorder(store: .inMemory(), source: client.source)
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+
+            let completed = try await withTimeout { try await viewState.fetch() }
+
+            #expect(viewState.error == "HTTP 503")
+            let fetch = try recorder.store.fetch(idPrefix: completed.id.lowercased)
+            #expect(fetch.outcome == .failed("HTTP 503"))
+            #expect(fetch.response == SourceResponse(status: 503, bytes: 4))
+        }
+    }
+
+    @Test func cancellingMidRequestIsRecordedAsCancelledOnce() async throws {
+        try await withMainSerialExecutor {
+            let server = SlowServer()
+            let client = HTTPNumberClient(url: URL(string: "http://\(server.stub.host)/n")!, configuration: server.stub.configuration)
+            let recorder = try HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+
+            viewState.fetchButtonTapped()
+            _ = try await server.stub.waitForRequest()
+            viewState.cancelButtonTapped()
+            let completed = try await withTimeout { try await viewState.fetchTask?.value }
+
+            #expect(completed?.outcome == .cancelled(.user))
+            #expect(viewState.error == "Fetch cancelled")
+            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.cancelled(.user), at: .zero)])
+        }
+    }
+
+    @Test func aSlowServerTimesOutOnTheTestClock() async throws {
+        try await withMainSerialExecutor {
+            let server = SlowServer()
+            let clock = TestClock()
+            let client = HTTPNumberClient(url: URL(string: "http://\(server.stub.host)/n")!, configuration: server.stub.configuration)
+            let recorder = try HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(3))
+
+            viewState.fetchButtonTapped()
+            _ = try await server.stub.waitForRequest()
+            await clock.advance(by: .seconds(3))
+            let completed = try await withTimeout { try await viewState.fetchTask?.value }
+
+            #expect(completed?.outcome == .timedOut)
+            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.timedOut, at: .seconds(3))])
+        }
+    }
+
+    @Test func repeatedHTTPFetchesAreObservedAsTheyArrive() async throws {
+        try await withMainSerialExecutor {
+            let counter = Mutex(0)
+            let stub = URLProtocolStub { _ in .ok(String(counter.withLock { $0 += 1; return $0 })) }
+            let clock = TestClock()
+            let client = HTTPNumberClient(url: URL(string: "http://\(stub.host)/n")!, configuration: stub.configuration)
+            let recorder = try HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
+            let run = Task { try await viewState.fetch(count: 3, interval: .seconds(1)) }
+            for expected in 1...3 {
+                let request = try await stub.waitForRequest(expected)
+                #expect(request.url?.path == "/n", "request \(expected)")
+                if expected < 3 {
+                    // The next request only comes after the interval on the clock.
+                    try await waitForRecordedEnds(expected, in: recorder)
+                    await clock.advance(by: .seconds(1))
+                }
+            }
+            let completed = try await withTimeout { try await run.value }
+
+            #expect(completed.map(\.outcome) == [.succeeded(1), .succeeded(2), .succeeded(3)])
+        }
+    }
+
+    /// Waits (bounded) until `count` fetches have ended in the history.
+    private func waitForRecordedEnds(_ count: Int, in recorder: HistoryRecorder) async throws {
+        for _ in 0..<10_000 {
+            if try recorder.timeline().filter({ $0.outcome != nil }).count >= count { return }
+            await Task.yield()
+        }
+        Issue.record("fetch \(count) never ended")
+    }
+
+    @Test func noTableHoldsASecretAfterFetchingFromASecretURL() async throws {
+        let secrets = ["hunter2", "alice", "tok3n", "k3y", "s1gnature", "c0de", "fr4gment"]
+        try await withMainSerialExecutor {
+            let stub = URLProtocolStub { _ in .respond(status: 500, body: Data()) }
+            let url = URL(string: "https://alice:hunter2@\(stub.host)/n?token=tok3n&x-api-key=k3y&Sig=s1gnature&code=c0de&page=2#access_token=fr4gment")!
+            let client = HTTPNumberClient(url: url, configuration: stub.configuration)
+            let store = try HistoryStore.inMemory()
+            let recorder = try HistoryRecorder(store: store, source: client.source)
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+
+            _ = try await withTimeout { try await viewState.fetch() }
+
+            let text = try store.allText()
+            #expect(text.contains("page=2"))
+            for secret in secrets {
+                #expect(!text.contains(secret), "\(secret) is stored")
+            }
+            var exported: [UInt8] = []
+            for fetch in try store.fetches() { FetchJSON.append(fetch, to: &exported) }
+            for secret in secrets {
+                #expect(!String(decoding: exported, as: UTF8.self).contains(secret), "\(secret) is exported")
+            }
+        }
+    }
+}

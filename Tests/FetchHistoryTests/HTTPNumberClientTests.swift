@@ -1,0 +1,146 @@
+import FetchHistory
+import FetchHistoryTesting
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite struct HTTPNumberClientTests {
+    func url(of stub: URLProtocolStub) -> URL {
+        URL(string: "https://\(stub.host)/next?page=2")!
+    }
+
+    func answer(to response: StubbedResponse, maximumBytes: Int = HTTPNumberClient.defaultMaximumBytes) async throws -> SourceAnswer {
+        let stub = URLProtocolStub { _ in response }
+        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration, maximumBytes: maximumBytes)
+        return try await withTimeout { try await client.fetchAnswer() }
+    }
+
+    func failure(for response: StubbedResponse, maximumBytes: Int = HTTPNumberClient.defaultMaximumBytes) async -> HTTPFetchError? {
+        do {
+            _ = try await answer(to: response, maximumBytes: maximumBytes)
+            return nil
+        } catch {
+            return error as? HTTPFetchError
+        }
+    }
+
+    @Test func sendsAGetForTheURL() async throws {
+        let stub = URLProtocolStub { _ in .ok("1") }
+        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration)
+        async let answer = client.fetchAnswer()
+
+        let request = try await stub.waitForRequest()
+
+        #expect(request.httpMethod == "GET")
+        #expect(request.url == url(of: stub))
+        #expect(request.value(forHTTPHeaderField: "Accept")?.hasPrefix("application/json") == true)
+        #expect(request.value(forHTTPHeaderField: "User-Agent") == "fetch-history")
+        #expect(try await answer.value == 1)
+    }
+
+    @Test(arguments: [
+        ("42", 42), (" 42\n", 42), ("-7", -7), ("42.0", 42), ("4.2e1", 42),
+        (#"{"number": 5}"#, 5), (#"{"value": 6, "unit": "apples"}"#, 6), (#" {"number":8} "#, 8),
+    ])
+    func acceptsEachNumberShape(_ body: String, _ expected: Int) async throws {
+        let answer = try await answer(to: .ok(body))
+        #expect(answer.value == expected)
+        #expect(answer.response == SourceResponse(status: 200, bytes: body.utf8.count))
+    }
+
+    @Test(arguments: [200, 204, 299])
+    func anyTwoHundredStatusCounts(_ status: Int) async throws {
+        let answer = try await answer(to: .respond(status: status, body: Data("3".utf8)))
+        #expect(answer.response?.status == status)
+    }
+
+    @Test(arguments: [301, 404, 500, 503])
+    func aStatusOutsideTwoHundredFails(_ status: Int) async {
+        let error = await failure(for: .respond(status: status, body: Data("42".utf8)))
+        #expect(error == .status(SourceResponse(status: status, bytes: 2)))
+        #expect(error?.errorDescription == "HTTP \(status)")
+    }
+
+    @Test(arguments: ["hello", "", "42.5", #"{"number": "5"}"#, #"{"count": 5}"#, "[1]", "42 43", "0x2A"])
+    func aBodyThatIsNotANumberFailsWithAPreview(_ body: String) async {
+        let error = await failure(for: .ok(body))
+        #expect(error?.errorDescription == "response is not a number: \"\(body.trimmingCharacters(in: .whitespaces))\"")
+    }
+
+    @Test func thePreviewIsTheFirstEightyCharacters() async {
+        let body = String(repeating: "abcdefghij", count: 20)
+        let error = await failure(for: .ok(body))
+        #expect(error?.errorDescription == "response is not a number: \"\(body.prefix(80))\"")
+    }
+
+    @Test func aBodyOverTheCapFails() async {
+        let error = await failure(for: .ok(String(repeating: "1", count: 1025)), maximumBytes: 1024)
+        guard case .bodyTooLarge(let limit, let response)? = error else {
+            Issue.record("expected bodyTooLarge, got \(String(describing: error))")
+            return
+        }
+        #expect(limit == 1024)
+        #expect(response.bytes > 1024)
+        #expect(error?.errorDescription == "response is larger than 1024 bytes")
+    }
+
+    @Test func theDefaultCapIsOneMebibyte() async {
+        let error = await failure(for: .ok(String(repeating: "1", count: (1 << 20) + 1)))
+        #expect(error?.errorDescription == "response is larger than 1 MiB")
+    }
+
+    @Test(arguments: [
+        (URLError.Code.cannotConnectToHost, "connection refused by HOST"),
+        (.cannotFindHost, "host not found: HOST"),
+        (.secureConnectionFailed, "TLS handshake with HOST failed (-1200)"),
+    ])
+    func aTransportFailureSaysWhatHappenedWithoutTheURL(_ code: URLError.Code, _ message: String) async throws {
+        let stub = URLProtocolStub { _ in .fail(URLError(code)) }
+        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration)
+        await #expect {
+            try await withTimeout { try await client.fetchAnswer() }
+        } throws: { error in
+            (error as? HTTPFetchError)?.errorDescription == message.replacingOccurrences(of: "HOST", with: stub.host)
+        }
+    }
+
+    @Test func cancellingTheCallingTaskCancelsTheRequest() async throws {
+        let stub = URLProtocolStub { _ in
+            try await Task.sleep(for: .seconds(60))
+            return .ok("1")
+        }
+        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration)
+        let fetch = Task { try await client.fetchAnswer() }
+        _ = try await stub.waitForRequest()
+
+        fetch.cancel()
+        let result = try await withTimeout { await fetch.result }
+
+        #expect(throws: (any Error).self) { try result.get() }
+        if case .failure(let error) = result {
+            #expect((error as? URLError)?.code == .cancelled || error is CancellationError, "\(error)")
+        }
+    }
+}
+
+@Suite struct RedactedURLTests {
+    @Test(arguments: [
+        ("https://numbers.example/n", "https://numbers.example/n"),
+        ("https://bob:hunter2@numbers.example/n", "https://***:***@numbers.example/n"),
+        ("https://bob@numbers.example/n", "https://***@numbers.example/n"),
+        ("https://h/n?token=abc&page=2", "https://h/n?token=***&page=2"),
+        ("https://h/n?access_token=abc", "https://h/n?access_token=***"),
+        ("https://h/n?KEY=abc&Api_Key=def&apikey=ghi", "https://h/n?KEY=***&Api_Key=***&apikey=***"),
+        ("https://h/n?x-api-key=abc", "https://h/n?x-api-key=***"),
+        ("https://h/n?client_secret=abc&password=p&passwd=q", "https://h/n?client_secret=***&password=***&passwd=***"),
+        ("https://h/n?sig=a&signature=b&auth=c&session=d&code=e", "https://h/n?sig=***&signature=***&auth=***&session=***&code=***"),
+        ("https://h/n?api%5Fkey=abc", "https://h/n?api%5Fkey=***"),
+        ("https://h/n?page=1#access_token=abc&state=x", "https://h/n?page=1#access_token=***&state=x"),
+        ("https://u:p@h:8443/n?token=t&token=u", "https://***:***@h:8443/n?token=***&token=***"),
+    ])
+    func secretsAreReplaced(_ original: String, _ redacted: String) throws {
+        #expect(RedactedURL(try #require(URL(string: original))).description == redacted)
+    }
+}
