@@ -21,7 +21,7 @@ import Testing
         if let outcome {
             try store.recordEnd(
                 of: id, at: Timestamp(millisecondsSince1970: start + duration), duration: .milliseconds(duration),
-                outcome: outcome
+                outcome: outcome, cause: .typical(of: outcome)
             )
         }
         return id
@@ -35,7 +35,11 @@ import Testing
         #expect(fetch == Fetch(
             id: id, sessionID: session.id, source: "random",
             startedAt: Timestamp(millisecondsSince1970: 2_000), endedAt: Timestamp(millisecondsSince1970: 2_150),
-            durationMilliseconds: 150, outcome: .succeeded(42)
+            durationMilliseconds: 150, outcome: .succeeded(42),
+            script: FetchScript(
+                tappedAt: Timestamp(millisecondsSince1970: 2_000),
+                end: FetchScript.End(cause: .answer(42), at: Timestamp(millisecondsSince1970: 2_150))
+            )
         ))
     }
 
@@ -51,7 +55,7 @@ import Testing
         let id = try record(.succeeded(1), at: 10)
 
         #expect(throws: HistoryError.notRunning(id)) {
-            try store.recordEnd(of: id, at: .now, duration: .zero, outcome: .failed("again"))
+            try store.recordEnd(of: id, at: .now, duration: .zero, outcome: .failed("again"), cause: .failure("again"))
         }
         #expect(try store.fetch(idPrefix: id.lowercased).outcome == .succeeded(1))
     }
@@ -59,7 +63,7 @@ import Testing
     @Test func anEndForAnUnknownFetchIsRefused() throws {
         let id = UUID()
         #expect(throws: HistoryError.notRunning(id)) {
-            try store.recordEnd(of: id, at: .now, duration: .zero, outcome: .timedOut)
+            try store.recordEnd(of: id, at: .now, duration: .zero, outcome: .timedOut, cause: .timeout)
         }
     }
 

@@ -24,11 +24,20 @@ struct FailingRecorder: FetchRecorder {
     struct DiskFull: Error, CustomStringConvertible {
         var description: String { "database or disk is full" }
     }
-    func recordStart(of fetch: UUID, at offset: Duration) throws { throw DiskFull() }
-    func recordEnd(
-        of fetch: UUID, at offset: Duration, duration: Duration, outcome: FetchOutcome, response: SourceResponse?
-    ) throws {
-        throw DiskFull()
+    func record(_ start: FetchStart) throws { throw DiskFull() }
+    func record(_ end: FetchEnd) throws { throw DiskFull() }
+}
+
+extension FetchEnd.Cause {
+    /// The cause a live view state would record for `outcome`.
+    static func typical(of outcome: FetchOutcome) -> FetchEnd.Cause {
+        switch outcome {
+        case .succeeded(let value): .answer(value)
+        case .failed(let message): .failure(message)
+        case .cancelled(.user), .interrupted: .cancelTap
+        case .cancelled(.superseded): .fetchTap
+        case .timedOut: .timeout
+        }
     }
 }
 

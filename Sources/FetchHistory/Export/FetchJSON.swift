@@ -9,6 +9,8 @@
 /// ```
 ///
 /// `status` and `bytes` are the HTTP status and body size, for the HTTP source.
+/// `tappedAt`, `timeoutMs`, `endedBy`, `endedByAt`, `answerValue` and
+/// `answerError` are the fetch's script (`FetchScript`), null when it has none.
 /// ```json
 /// ```
 public enum FetchJSON {
@@ -38,6 +40,19 @@ public enum FetchJSON {
         appendInteger(fetch.response.map { Int64($0.status) }, to: &buffer)
         buffer.append(contentsOf: #","bytes":"#.utf8)
         appendInteger(fetch.response.map { Int64($0.bytes) }, to: &buffer)
+        let script = fetch.script
+        buffer.append(contentsOf: #","tappedAt":"#.utf8)
+        appendString(script?.tappedAt.iso8601, to: &buffer)
+        buffer.append(contentsOf: #","timeoutMs":"#.utf8)
+        appendInteger(script?.timeoutMilliseconds, to: &buffer)
+        buffer.append(contentsOf: #","endedBy":"#.utf8)
+        appendString(script?.end?.cause.name, to: &buffer)
+        buffer.append(contentsOf: #","endedByAt":"#.utf8)
+        appendString(script?.end?.at.iso8601, to: &buffer)
+        buffer.append(contentsOf: #","answerValue":"#.utf8)
+        appendInteger(script?.end?.cause.answerValue.map(Int64.init), to: &buffer)
+        buffer.append(contentsOf: #","answerError":"#.utf8)
+        appendString(script?.end?.cause.answerError, to: &buffer)
         buffer.append(UInt8(ascii: "}"))
     }
 

@@ -201,6 +201,24 @@ private struct Context {
             response = SourceResponse(status: Int(httpStatus), bytes: byteCount)
         }
 
+        var script: FetchScript?
+        if let tappedAt = try time("tappedAt") {
+            let timeout = try integer("timeoutMs")
+            if let timeout, timeout < 0 { throw RecordError(message: "'timeoutMs' is negative") }
+            var end: FetchScript.End?
+            if let name = try string("endedBy") {
+                let answerValue = try integer("answerValue")
+                guard let at = try time("endedByAt") else { throw RecordError(message: "'endedByAt' is missing") }
+                guard let cause = FetchEnd.Cause(
+                    name: name, value: answerValue.flatMap { Int(exactly: $0) }, error: try string("answerError")
+                ) else {
+                    throw RecordError(message: "'endedBy' must be answer (with answerValue), failure (with answerError), cancel, fetch or timeout, not '\(name.prefix(40))'")
+                }
+                end = FetchScript.End(cause: cause, at: at)
+            }
+            script = FetchScript(tappedAt: tappedAt, timeoutMilliseconds: timeout, end: end)
+        }
+
         let isEnded = ![.running, .interrupted].contains(status)
         if isEnded != (endedAt != nil) {
             throw RecordError(message: isEnded ? "'endedAt' is missing for a \(status.rawValue) fetch" : "'endedAt' must be null for a \(status.rawValue) fetch")
@@ -236,7 +254,7 @@ private struct Context {
         }
         return Fetch(
             id: id, sessionID: session, source: source, startedAt: startedAt, endedAt: endedAt,
-            durationMilliseconds: duration, outcome: outcome, response: response
+            durationMilliseconds: duration, outcome: outcome, response: response, script: script
         )
     }
 }

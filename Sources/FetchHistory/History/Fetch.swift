@@ -15,13 +15,17 @@ public struct Fetch: Hashable, Sendable, Identifiable {
     public var outcome: FetchOutcome?
     /// The HTTP status and body size, for fetches from the HTTP source.
     public var response: SourceResponse?
+    /// What the user and the source did, for replay; nil for fetches
+    /// recorded before scripts were kept.
+    public var script: FetchScript?
 
     public init(
         id: UUID, sessionID: UUID, source: String, startedAt: Timestamp,
         endedAt: Timestamp? = nil, durationMilliseconds: Int64? = nil, outcome: FetchOutcome? = nil,
-        response: SourceResponse? = nil
+        response: SourceResponse? = nil, script: FetchScript? = nil
     ) {
         self.response = response
+        self.script = script
         self.id = id
         self.sessionID = sessionID
         self.source = source

@@ -89,13 +89,16 @@ public final class HistoryStore: @unchecked Sendable {
         return session
     }
 
-    /// Records that a fetch started; it shows as running until its end is recorded.
-    public func recordStart(of id: UUID, in session: Session, at startedAt: Timestamp) throws {
+    /// Records that a fetch was tapped and started; it shows as running
+    /// until its end is recorded.
+    public func recordStart(
+        of id: UUID, in session: Session, at startedAt: Timestamp, timeout: Duration? = nil
+    ) throws {
         try withDatabase { database in
             try database.writeTransaction {
                 try database.execute(SQL.insertFetch, [
                     .text(id.lowercased), .text(session.id.lowercased), .text(session.source),
-                    .integer(startedAt.millisecondsSince1970),
+                    .integer(startedAt.millisecondsSince1970), .integer(timeout?.wholeMilliseconds),
                 ])
             }
         }
@@ -105,7 +108,7 @@ public final class HistoryStore: @unchecked Sendable {
     /// already ended, so each fetch ends exactly once.
     public func recordEnd(
         of id: UUID, at endedAt: Timestamp, duration: Duration, outcome: FetchOutcome,
-        response: SourceResponse? = nil
+        cause: FetchEnd.Cause, response: SourceResponse? = nil
     ) throws {
         let columns = StoredOutcome(outcome)
         try withDatabase { database in
@@ -114,6 +117,7 @@ public final class HistoryStore: @unchecked Sendable {
                     .integer(endedAt.millisecondsSince1970), .integer(duration.wholeMilliseconds),
                     .text(columns.outcome), .text(columns.cancelReason), .integer(columns.value),
                     .text(columns.error), .integer(response?.status), .integer(response?.bytes),
+                    .text(cause.name), .integer(cause.answerValue), .text(cause.answerError),
                     .text(id.lowercased),
                 ])
                 if database.changes != 1 { throw HistoryError.notRunning(id) }
@@ -152,7 +156,10 @@ public final class HistoryStore: @unchecked Sendable {
                         .integer(fetch.startedAt.millisecondsSince1970), .integer(fetch.endedAt?.millisecondsSince1970),
                         .integer(fetch.durationMilliseconds), .text(columns?.outcome), .text(columns?.cancelReason),
                         .integer(columns?.value), .text(columns?.error), .integer(fetch.response?.status),
-                        .integer(fetch.response?.bytes),
+                        .integer(fetch.response?.bytes), .integer(fetch.script?.tappedAt.millisecondsSince1970),
+                        .integer(fetch.script?.timeoutMilliseconds), .text(fetch.script?.end?.cause.name),
+                        .integer(fetch.script?.end?.at.millisecondsSince1970),
+                        .integer(fetch.script?.end?.cause.answerValue), .text(fetch.script?.end?.cause.answerError),
                     ])
                     if database.changes == 1 { summary.added += 1 } else { summary.skipped += 1 }
                 }
@@ -332,12 +339,16 @@ private enum SQL {
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """
 
-    static let insertFetch = "INSERT INTO fetch (id, session_id, source, started_at) VALUES (?, ?, ?, ?)"
+    /// A fetch starts when it is tapped: `started_at` and `tapped_at` are the
+    /// same moment, kept apart so a replay can tell if either was changed.
+    static let insertFetch = """
+        INSERT INTO fetch (id, session_id, source, started_at, tapped_at, timeout_ms) VALUES (?1, ?2, ?3, ?4, ?4, ?5)
+        """
 
     static let endFetch = """
-        UPDATE fetch SET ended_at = ?, duration_ms = ?, outcome = ?, cancel_reason = ?, value = ?, error = ?,
-            http_status = ?, response_bytes = ?
-        WHERE id = ? AND outcome IS NULL
+        UPDATE fetch SET ended_at = ?1, duration_ms = ?2, outcome = ?3, cancel_reason = ?4, value = ?5, error = ?6,
+            http_status = ?7, response_bytes = ?8, ended_by = ?9, ended_by_at = ?1, answer_value = ?10, answer_error = ?11
+        WHERE id = ?12 AND outcome IS NULL
         """
 
     static let importSession = """
@@ -348,9 +359,9 @@ private enum SQL {
     static let importFetch = """
         INSERT INTO fetch (
             id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error,
-            http_status, response_bytes
+            http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error
         )
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (id) DO NOTHING
         """
 
@@ -363,7 +374,7 @@ private enum SQL {
 
     static let fetchColumns =
         "id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error, \(isAlive), "
-            + "http_status, response_bytes"
+            + "http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error"
 
     static let fetchByIDRange = "SELECT \(fetchColumns) FROM fetch WHERE id >= ? AND id < ? ORDER BY id LIMIT 3"
 
@@ -439,7 +450,21 @@ private enum SQL {
             startedAt: Timestamp(millisecondsSince1970: row.int64(3)),
             endedAt: row.optionalInt64(4).map(Timestamp.init(millisecondsSince1970:)),
             durationMilliseconds: row.optionalInt64(5), outcome: outcome,
-            response: row.optionalInt64(11).map { SourceResponse(status: Int($0), bytes: Int(row.optionalInt64(12) ?? 0)) }
+            response: row.optionalInt64(11).map { SourceResponse(status: Int($0), bytes: Int(row.optionalInt64(12) ?? 0)) },
+            script: decodeScript(row)
+        )
+    }
+
+    /// Columns 13…18: the script, if the fetch was recorded with one.
+    static func decodeScript(_ row: Row) -> FetchScript? {
+        guard let tappedAt = row.optionalInt64(13) else { return nil }
+        var end: FetchScript.End?
+        if let name = row.optionalText(15), let at = row.optionalInt64(16),
+           let cause = FetchEnd.Cause(name: name, value: row.optionalInt64(17).map { Int($0) }, error: row.optionalText(18)) {
+            end = FetchScript.End(cause: cause, at: Timestamp(millisecondsSince1970: at))
+        }
+        return FetchScript(
+            tappedAt: Timestamp(millisecondsSince1970: tappedAt), timeoutMilliseconds: row.optionalInt64(14), end: end
         )
     }
 

@@ -1,11 +1,17 @@
 import Foundation
 import Observation
+import Synchronization
 
 /// The screen's state for fetching a number: start, cancel, show the result.
 ///
 /// Every fetch is reported to the injected `FetchRecorder` as it starts and
 /// ends, before the screen changes. Time (latency, timeouts, intervals, the
 /// recorded offsets) runs on the injected clock, so tests use a test clock.
+///
+/// Recorded times are the times of what caused them, so a session can be
+/// replayed exactly: a fetch starts when it was tapped, and a cancelled fetch
+/// ends when cancel (or a newer fetch) was tapped, a timed-out one at its
+/// deadline, an answered one when the answer arrived.
 ///
 /// ```swift
 /// let viewState = FetchViewState(client: RandomNumberClient(), recorder: recorder)
@@ -33,7 +39,7 @@ public final class FetchViewState {
     @ObservationIgnored private let recorder: any FetchRecorder
     @ObservationIgnored private let clock: any Clock<Duration>
     @ObservationIgnored private let timeout: Duration?
-    @ObservationIgnored private let elapsed: @Sendable () -> Duration
+    @ObservationIgnored private let timeline: ClockTimeline
     /// The fetch that owns the screen; an older one ending changes nothing.
     @ObservationIgnored private var current: Attempt?
 
@@ -52,7 +58,7 @@ public final class FetchViewState {
         self.recorder = recorder
         self.clock = clock
         self.timeout = timeout
-        self.elapsed = Self.stopwatch(on: clock)
+        self.timeline = ClockTimeline(clock)
     }
 
     /// Starts a fetch in `fetchTask`. A fetch still in flight is cancelled
@@ -63,7 +69,8 @@ public final class FetchViewState {
 
     /// Cancels the fetch in flight, if any; recorded as cancelled, reason user.
     public func cancelButtonTapped() {
-        current?.task?.cancel()
+        guard let current else { return }
+        current.cancel(.user, at: timeline.now())
     }
 
     /// Starts a fetch like `fetchButtonTapped()` and waits until it has ended
@@ -74,11 +81,12 @@ public final class FetchViewState {
     ///   own failures are outcomes, not errors.
     @discardableResult
     public func fetch() async throws -> CompletedFetch {
-        let task = start()
+        let attempt = start()
+        let timeline = self.timeline
         return try await withTaskCancellationHandler {
-            try await task.value
+            try await attempt.value
         } onCancel: {
-            task.cancel()
+            attempt.cancel(.user, at: timeline.now())
         }
     }
 
@@ -104,25 +112,23 @@ public final class FetchViewState {
     }
 
     @discardableResult
-    private func start() -> Task<CompletedFetch, any Error> {
-        if let previous = current {
-            previous.cancelReason = .superseded
-            previous.task?.cancel()
-        }
-        let attempt = Attempt()
+    private func start() -> Attempt {
+        let tappedAt = timeline.now()
+        current?.cancel(.superseded, at: tappedAt)
+        let attempt = Attempt(tappedAt: tappedAt)
         current = attempt
         isProcessing = true
         error = nil
         let task = Task { try await self.run(attempt) }
         attempt.task = task
         fetchTask = task
-        return task
+        return attempt
     }
 
     private func run(_ attempt: Attempt) async throws -> CompletedFetch {
-        let startOffset = elapsed()
+        let startOffset = attempt.tappedAt
         do {
-            try await recorder.recordStart(of: attempt.id, at: startOffset)
+            try await recorder.record(FetchStart(id: attempt.id, offset: startOffset, timeout: timeout))
         } catch {
             // Without a recorded start the fetch would be missing from the
             // history, so the source is not asked at all.
@@ -132,28 +138,40 @@ public final class FetchViewState {
         }
 
         let outcome: FetchOutcome
+        let cause: FetchEnd.Cause
+        var endOffset: Duration
         var response: SourceResponse?
         do {
-            let answer = try await self.answer(within: timeout)
+            let answer = try await self.answer(deadline: timeout.map { startOffset + $0 })
             outcome = .succeeded(answer.value)
+            cause = .answer(answer.value)
+            endOffset = timeline.now()
             response = answer.response
         } catch is FetchTimedOut {
             outcome = .timedOut
+            cause = .timeout
+            endOffset = startOffset + (timeout ?? .zero)
         } catch where Self.isCancellation(error) || Task.isCancelled {
-            outcome = .cancelled(attempt.cancelReason ?? .user)
+            let (reason, at) = attempt.cancellation ?? (.user, timeline.now())
+            outcome = .cancelled(reason)
+            cause = reason == .superseded ? .fetchTap : .cancelTap
+            endOffset = at
         } catch {
-            outcome = .failed(Self.message(for: error))
+            let message = Self.message(for: error)
+            outcome = .failed(message)
+            cause = .failure(message)
+            endOffset = timeline.now()
             response = (error as? any SourceResponseError)?.response
         }
 
-        let endOffset = elapsed()
         let completed = CompletedFetch(
             id: attempt.id, outcome: outcome, startOffset: startOffset, duration: endOffset - startOffset
         )
         do {
-            try await recorder.recordEnd(
-                of: attempt.id, at: endOffset, duration: completed.duration, outcome: outcome, response: response
-            )
+            try await recorder.record(FetchEnd(
+                id: attempt.id, offset: endOffset, duration: completed.duration, outcome: outcome,
+                cause: cause, response: response
+            ))
         } catch {
             let failure = FetchRecordingError(fetch: attempt.id, underlying: error)
             show(failure, for: attempt)
@@ -163,15 +181,17 @@ public final class FetchViewState {
         return completed
     }
 
-    /// The client's answer, raced against the timeout on the clock.
-    private func answer(within timeout: Duration?) async throws -> SourceAnswer {
+    /// The client's answer, raced against the deadline on the clock.
+    private func answer(deadline: Duration?) async throws -> SourceAnswer {
         let client = self.client
-        guard let timeout else { return try await client.fetchAnswer() }
-        let clock = self.clock
+        guard let deadline else { return try await client.fetchAnswer() }
+        let timeline = self.timeline
         return try await withThrowingTaskGroup(of: SourceAnswer.self) { group in
             group.addTask { try await client.fetchAnswer() }
             group.addTask {
-                try await clock.sleep(for: timeout)
+                // Until the deadline, not for the timeout from now: the
+                // timer fires at the same moment however late it starts.
+                try await timeline.sleep(until: deadline)
                 throw FetchTimedOut()
             }
             // The first child to finish decides; the other is cancelled.
@@ -230,19 +250,67 @@ public final class FetchViewState {
         let milliseconds = duration.wholeMilliseconds
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
     }
+}
 
-    private static func stopwatch<C: Clock>(on clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
+/// One fetch of the view state: when it was tapped, and why and when it was
+/// cancelled, if it was. The cancellation is set from any thread (a task's
+/// cancellation handler) and only the first one counts.
+private final class Attempt: Sendable {
+    let id = UUID()
+    let tappedAt: Duration
+    private let state = Mutex<(cancellation: (CancelReason, Duration)?, task: Task<CompletedFetch, any Error>?)>((nil, nil))
+
+    init(tappedAt: Duration) {
+        self.tappedAt = tappedAt
+    }
+
+    var task: Task<CompletedFetch, any Error>? {
+        get { state.withLock { $0.task } }
+        set { state.withLock { $0.task = newValue } }
+    }
+
+    var value: CompletedFetch {
+        get async throws {
+            guard let task else { throw CancellationError() }
+            return try await task.value
+        }
+    }
+
+    var cancellation: (CancelReason, Duration)? { state.withLock { $0.cancellation } }
+
+    func cancel(_ reason: CancelReason, at offset: Duration) {
+        let task = state.withLock { state -> Task<CompletedFetch, any Error>? in
+            if state.cancellation == nil { state.cancellation = (reason, offset) }
+            return state.task
+        }
+        task?.cancel()
     }
 }
 
-/// One fetch of the view state, and why it was cancelled if it was.
-@MainActor
-private final class Attempt {
-    let id = UUID()
-    var cancelReason: CancelReason?
-    var task: Task<CompletedFetch, any Error>?
-}
-
 private struct FetchTimedOut: Error {}
+
+/// Offsets on the view state's clock since the view state was created, and
+/// sleeping until such an offset. Opens the `any Clock` once, so the rest of
+/// the view state never juggles its instant type.
+struct ClockTimeline: Sendable {
+    let now: @Sendable () -> Duration
+    let sleep: @Sendable (Duration) async throws -> Void
+
+    init(_ clock: any Clock<Duration>) {
+        (now, sleep) = Self.open(clock)
+    }
+
+    func sleep(until offset: Duration) async throws {
+        try await sleep(offset)
+    }
+
+    private static func open<C: Clock>(
+        _ clock: C
+    ) -> (@Sendable () -> Duration, @Sendable (Duration) async throws -> Void) where C.Duration == Duration {
+        let origin = clock.now
+        return (
+            { origin.duration(to: clock.now) },
+            { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
+        )
+    }
+}
