@@ -21,7 +21,7 @@ struct FetchHistoryCommand: AsyncParsableCommand {
         version: version,
         subcommands: [
             FetchCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self,
-            ExportCommand.self, ImportCommand.self,
+            ExportCommand.self, ImportCommand.self, ReplayCommand.self,
         ]
     )
 

@@ -217,6 +217,11 @@ public final class HistoryStore: @unchecked Sendable {
         return try Self.unique(matches, kind: "session", prefix: prefix)
     }
 
+    /// The session started last, or nil for an empty history.
+    public func newestSession() throws -> Session? {
+        try withDatabase { database in try database.firstRow(SQL.newestSession, [], SQL.decodeSession) }
+    }
+
     /// The session with `id`, or nil.
     public func session(id: UUID) throws -> Session? {
         try withDatabase { database in
@@ -381,6 +386,7 @@ private enum SQL {
     static let sessionColumns = "id, started_at, source, host, process_id, boot_id, process_started"
     static let sessionByIDRange = "SELECT \(sessionColumns) FROM session WHERE id >= ? AND id < ? ORDER BY id LIMIT 3"
     static let sessionByID = "SELECT \(sessionColumns) FROM session WHERE id = ?"
+    static let newestSession = "SELECT \(sessionColumns) FROM session ORDER BY started_at DESC, rowid DESC LIMIT 1"
 
     static func newestFirst(_ filter: HistoryFilter, limit: Int?) -> (String, [SQLValue]) {
         let (conditions, values) = conditions(for: filter)

@@ -1,0 +1,181 @@
+import ArgumentParser
+import FetchHistory
+import Foundation
+
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Re-drive a recorded session through the view state and check it reproduces the history.",
+        discussion: """
+            The recorded taps, cancels and timeouts happen again at their recorded moments, on a \
+            virtual clock (instantly), and a scripted source gives the recorded answers when they \
+            came. The replay's fetches are compared with the recorded ones: outcome, value, error, \
+            order and times to the millisecond. Exit 0 when they match, 1 with the first \
+            differences when not, or when the session cannot be replayed.
+
+            With --live the session's taps and cancels are re-run in real time against the real \
+            source, recorded as a new session, and the outcomes are compared side by side.
+
+            Examples:
+              fetch-history replay
+              fetch-history replay 853a984f --format json
+              fetch-history replay --live --latency 200ms
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: ArgumentHelp("The session's id or a unique prefix; the newest session by default.", valueName: "session"))
+    var session: String?
+
+    @Option(help: "text (a timeline) or json (one object per step, then the result).")
+    var format = TextFormat.text
+
+    @Flag(help: "Re-run the session against the real source in real time, recorded as a new session.")
+    var live = false
+
+    @Option(help: ArgumentHelp("With --live and the random source: how long it takes to answer (default 1s).", valueName: "duration"))
+    var latency: DurationArgument?
+
+    func validate() throws {
+        if latency != nil, !live { throw ValidationError("--latency only applies with --live") }
+    }
+
+    func run() async throws {
+        try await replay()
+    }
+
+    @MainActor
+    private func replay() async throws {
+        let store = live ? try database.openForWriting() : try database.openForReading()
+        let chosen: Session
+        if let session {
+            chosen = try store.session(idPrefix: session)
+        } else {
+            guard let newest = try store.newestSession() else { throw CLIError("the history has no sessions to replay") }
+            chosen = newest
+        }
+        var fetches: [Fetch] = []
+        try store.forEachFetch(matching: HistoryFilter(sessionID: chosen.id)) { fetches.append($0) }
+        let replay: SessionReplay
+        do {
+            replay = try SessionReplay(fetches: fetches, origin: chosen.startedAt)
+        } catch {
+            throw CLIError("session \(chosen.id.lowercased.prefix(8)) cannot be replayed: \(error)")
+        }
+        if live {
+            return try await LiveReplay(session: chosen, fetches: fetches, latency: latency?.duration, store: store).run()
+        }
+
+        let report = await replay.run()
+        let output = OutputStream.standardOutput()
+        switch format {
+        case .text: try output.write(Self.text(report, session: chosen))
+        case .json: try output.write(Self.json(report))
+        }
+        try output.flush()
+        if !report.matches { throw ExitCode.failure }
+    }
+
+    static func text(_ report: ReplayReport, session: Session) -> String {
+        var lines = [
+            "replaying session \(session.id.lowercased.prefix(8)) (\(session.source), started \(session.startedAt.localDescription()))",
+            "  OFFSET  " + "EVENT".padding(toLength: 34, withPad: " ", startingAt: 0) + "PROCESSING  "
+                + "NUMBER".padding(toLength: 18, withPad: " ", startingAt: 0) + "ERROR",
+        ]
+        for step in report.steps {
+            let offset = String(step.offset.wholeMilliseconds) + "ms"
+            lines.append(
+                String(repeating: " ", count: max(0, 8 - offset.count)) + offset + "  "
+                    + step.event.padding(toLength: 34, withPad: " ", startingAt: 0)
+                    + (step.isProcessing ? "yes" : "no").padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + step.numberLabel.padding(toLength: 18, withPad: " ", startingAt: 0) + (step.error ?? "-")
+            )
+        }
+        if let stoppedAt = report.stoppedAt { lines.append(stoppedAt) }
+        if report.matches {
+            lines.append("replay matches \(report.fetchCount) fetches")
+        } else {
+            lines.append("replay differs from the recording:")
+            lines += report.differences.map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func json(_ report: ReplayReport) -> String {
+        var lines = report.steps.map { step in
+            "{\"offsetMs\":\(step.offset.wholeMilliseconds),\"event\":\(FetchJSON.literal(step.event)),"
+                + "\"isProcessing\":\(step.isProcessing),\"numberLabel\":\(FetchJSON.literal(step.numberLabel)),"
+                + "\"error\":\(step.error.map(FetchJSON.literal) ?? "null")}"
+        }
+        let differences = report.differences.map(FetchJSON.literal).joined(separator: ",")
+        lines.append(
+            "{\"matches\":\(report.matches),\"fetches\":\(report.fetchCount),"
+                + "\"stoppedAt\":\(report.stoppedAt.map(FetchJSON.literal) ?? "null"),\"differences\":[\(differences)]}"
+        )
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// `replay --live`: the recorded taps and cancels again, in real time,
+/// against the real source, recorded as a new session.
+@MainActor
+struct LiveReplay {
+    let session: Session
+    let fetches: [Fetch]
+    let latency: Duration?
+    let store: HistoryStore
+
+    func run() async throws {
+        let client: any APIClient
+        if session.source == RandomNumberClient.sourceName {
+            client = RandomNumberClient(latency: latency ?? .seconds(1))
+        } else if session.source.contains("***") {
+            throw CLIError("the session's URL had secrets, which were never recorded, so it cannot be fetched again; record a new session instead")
+        } else if let url = URL(string: session.source), ["http", "https"].contains(url.scheme) {
+            guard latency == nil else { throw ValidationError("--latency applies to the random source only") }
+            client = HTTPNumberClient(url: url)
+        } else {
+            throw CLIError("the source '\(session.source)' cannot be fetched live")
+        }
+        let scripts = fetches.compactMap(\.script).sorted { $0.tappedAt < $1.tappedAt }
+        let timeout = scripts.first?.timeoutMilliseconds.map { Duration.milliseconds($0) }
+        let origin = session.startedAt.millisecondsSince1970
+        var actions: [(at: Duration, isTap: Bool)] = []
+        for script in scripts {
+            actions.append((.milliseconds(script.tappedAt.millisecondsSince1970 - origin), true))
+            if case .cancelTap? = script.end?.cause, let at = script.end?.at {
+                actions.append((.milliseconds(at.millisecondsSince1970 - origin), false))
+            }
+        }
+        actions.sort { ($0.at, $0.isTap ? 1 : 0) < ($1.at, $1.isTap ? 1 : 0) }
+
+        let recorder = try HistoryRecorder(store: store, source: session.source)
+        let clock = ContinuousClock()
+        let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: timeout)
+        let start = clock.now
+        for action in actions {
+            try await clock.sleep(until: start.advanced(by: action.at))
+            if action.isTap { viewState.fetchButtonTapped() } else { viewState.cancelButtonTapped() }
+        }
+        _ = try? await viewState.fetchTask?.value
+
+        var live: [Fetch] = []
+        try store.forEachFetch(matching: HistoryFilter(sessionID: recorder.session.id)) { live.append($0) }
+        var lines = ["live session \(recorder.session.id.lowercased.prefix(8)) re-ran \(live.count) fetches of session \(session.id.lowercased.prefix(8))",
+                     "FETCH  RECORDED                  LIVE"]
+        for index in 0..<max(fetches.count, live.count) {
+            func describe(_ fetch: Fetch?) -> String {
+                guard let fetch else { return "-" }
+                return fetch.status.rawValue + (fetch.value.map { " \($0)" } ?? "")
+                    + (fetch.durationMilliseconds.map { " in \(DurationArgument.format(milliseconds: $0))" } ?? "")
+            }
+            lines.append(String(index + 1).padding(toLength: 7, withPad: " ", startingAt: 0)
+                + describe(index < fetches.count ? fetches[index] : nil).padding(toLength: 26, withPad: " ", startingAt: 0)
+                + describe(index < live.count ? live[index] : nil))
+        }
+        let same = zip(fetches, live).filter { $0.status == $1.status }.count
+        lines.append("\(same) of \(fetches.count) fetches ended the same way")
+        print(lines.joined(separator: "\n"))
+    }
+}
