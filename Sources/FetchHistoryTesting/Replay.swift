@@ -8,15 +8,16 @@ import Foundation
 /// ```swift
 /// @MainActor @Test func theFieldReportReplays() async throws {
 ///     let exported = try Data(contentsOf: Bundle.module.url(forResource: "field-report", withExtension: "jsonl")!)
-///     let report = try await replay(exported: exported)
+///     let report = try await SessionReplay.replay(exported: exported)
 ///     #expect(report.matches, "\(report.differences)")
 /// }
 /// ```
 ///
 /// - Parameter session: which session of the export; by default the one
 ///   whose first fetch was tapped last.
+extension SessionReplay {
 @MainActor
-public func replay(exported: Data, session: UUID? = nil) async throws -> ReplayReport {
+public static func replay(exported: Data, session: UUID? = nil) async throws -> ReplayReport {
     var sessions: [UUID: [Fetch]] = [:]
     try FetchRecordReader(data: exported).forEach { sessions[$0.sessionID, default: []].append($0) }
     func firstTap(_ fetches: [Fetch]) -> Timestamp {
@@ -26,4 +27,5 @@ public func replay(exported: Data, session: UUID? = nil) async throws -> ReplayR
     guard let id, let fetches = sessions[id] else { throw ReplayError.noFetches }
     // An export has no session start: offsets count from the first tap.
     return try await SessionReplay(fetches: fetches, origin: firstTap(fetches)).run()
+}
 }

@@ -1,0 +1,213 @@
+import Clocks
+import ConcurrencyExtras
+import FetchHistory
+import FetchHistoryTesting
+import Foundation
+import Testing
+
+/// Replays of sessions recorded by a real view state. In the serialized
+/// suite: recording them uses the main serial executor.
+extension FetchViewStateTests {
+    struct Recording {
+        var store: HistoryStore
+        var session: Session
+
+        func fetches() throws -> [Fetch] {
+            var fetches: [Fetch] = []
+            try store.forEachFetch(matching: HistoryFilter(sessionID: session.id)) { fetches.append($0) }
+            return fetches
+        }
+    }
+
+    /// Records one session: `actions` drive a view state whose source is a
+    /// continuation stub, on a test clock.
+    func record(
+        timeout: Duration? = nil,
+        _ actions: (FetchViewState, APIClientStubWithCheckedContinuation, TestClock<Duration>) async throws -> Void
+    ) async throws -> Recording {
+        let store = try HistoryStore.inMemory()
+        let recorder = try HistoryRecorder(store: store, source: "stub", startedAt: Timestamp(millisecondsSince1970: 1_000_000))
+        try await withMainSerialExecutor {
+            let client = APIClientStubWithCheckedContinuation()
+            let clock = TestClock()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: timeout)
+            try await actions(viewState, client, clock)
+            _ = try? await withTimeout { try await viewState.fetchTask?.value }
+        }
+        return Recording(store: store, session: recorder.session)
+    }
+
+    func replay(_ fetches: [Fetch], of recording: Recording) async throws -> ReplayReport {
+        try await SessionReplay(fetches: fetches, origin: recording.session.startedAt).run()
+    }
+
+    /// Success, then a failure a second later.
+    func answeredSession() async throws -> Recording {
+        try await record { viewState, client, clock in
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled()
+            await clock.advance(by: .milliseconds(150))
+            await client.resume(returning: 42)
+            _ = try await withTimeout { try await viewState.fetchTask?.value }
+            await clock.advance(by: .seconds(1))
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled(times: 2)
+            await clock.advance(by: .milliseconds(20))
+            await client.resume(throwing: SourceFailure(message: "HTTP 503"))
+        }
+    }
+
+    @Test func successAndFailureReplayExactly() async throws {
+        let recording = try await answeredSession()
+
+        let report = try await replay(recording.fetches(), of: recording)
+
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.fetchCount == 2)
+        #expect(report.steps.map(\.event) == ["fetch 1 tapped", "fetch 1 answered 42", "fetch 2 tapped", "fetch 2 failed: HTTP 503"])
+        #expect(report.steps.map(\.numberLabel) == ["Not fetched yet", "42", "42", "42"])
+        #expect(report.steps.last?.error == "HTTP 503")
+        #expect(report.steps.map(\.offset) == [.zero, .milliseconds(150), .milliseconds(1_150), .milliseconds(1_170)])
+    }
+
+    @Test func aUserCancelReplaysExactly() async throws {
+        let recording = try await record { viewState, client, clock in
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled()
+            await clock.advance(by: .milliseconds(30))
+            viewState.cancelButtonTapped()
+        }
+
+        let report = try await replay(recording.fetches(), of: recording)
+
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.steps.last?.event == "cancel tapped")
+        #expect(report.steps.last?.error == "Fetch cancelled")
+        #expect(report.steps.last?.isProcessing == false)
+    }
+
+    @Test func aSupersededFetchReplaysExactly() async throws {
+        let recording = try await record { viewState, client, clock in
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled()
+            await clock.advance(by: .milliseconds(20))
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled(times: 2)
+            await clock.advance(by: .milliseconds(30))
+            await client.resume(returning: 9)
+        }
+        #expect(try recording.fetches().map(\.outcome) == [.cancelled(.superseded), .succeeded(9)])
+
+        let report = try await replay(recording.fetches(), of: recording)
+
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.fetchCount == 2)
+    }
+
+    @Test func aTimeoutReplaysExactly() async throws {
+        let recording = try await record(timeout: .seconds(1)) { viewState, client, clock in
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled()
+            await clock.advance(by: .seconds(1))
+        }
+        #expect(try recording.fetches().map(\.outcome) == [.timedOut])
+
+        let report = try await replay(recording.fetches(), of: recording)
+
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.steps.last?.error == "Fetch timed out after 1s")
+    }
+
+    @Test func repeatedFetchesOnAnIntervalReplayExactly() async throws {
+        let store = try HistoryStore.inMemory()
+        let recorder = try HistoryRecorder(store: store, source: "random", startedAt: Timestamp(millisecondsSince1970: 0))
+        try await withMainSerialExecutor {
+            let clock = TestClock()
+            let viewState = FetchViewState(
+                client: RandomNumberClient(latency: .milliseconds(100), clock: clock), recorder: recorder, clock: clock
+            )
+            let run = Task { try await viewState.fetch(count: 4, interval: .milliseconds(250)) }
+            await clock.run()
+            _ = try await withTimeout { try await run.value }
+        }
+        let recording = Recording(store: store, session: recorder.session)
+
+        let report = try await replay(recording.fetches(), of: recording)
+
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.fetchCount == 4)
+    }
+
+    @Test func anEditedValueIsAMismatch() async throws {
+        let recording = try await answeredSession()
+        var fetches = try recording.fetches()
+        fetches[0].outcome = .succeeded(43)
+
+        let report = try await replay(fetches, of: recording)
+
+        #expect(report.differences == ["fetch 1 was succeeded with 43 in the recording, succeeded with 42 in the replay"])
+    }
+
+    @Test func aChangedTimeIsAMismatch() async throws {
+        let recording = try await answeredSession()
+        var fetches = try recording.fetches()
+        fetches[1].endedAt?.millisecondsSince1970 += 5
+
+        let report = try await replay(fetches, of: recording)
+
+        #expect(report.differences == ["fetch 2 ended at 1175 ms in the recording, at 1170 ms in the replay"])
+    }
+
+    @Test func reorderedFetchesAreAMismatch() async throws {
+        let recording = try await answeredSession()
+        var fetches = try recording.fetches()
+        (fetches[0].startedAt, fetches[1].startedAt) = (fetches[1].startedAt, fetches[0].startedAt)
+
+        let report = try await replay(fetches, of: recording)
+
+        #expect(!report.matches)
+        // The failure now looks as if it came first.
+        #expect(report.differences.first == #"fetch 1 was failed with "HTTP 503" in the recording, succeeded with 42 in the replay"#)
+    }
+
+    @Test func aSessionRecordedBeforeScriptsIsRefusedWithItsReason() async throws {
+        let recording = try await answeredSession()
+        var fetches = try recording.fetches()
+        fetches[1].script = nil
+
+        #expect(throws: ReplayError.noScript(fetch: 2, id: fetches[1].id)) {
+            try SessionReplay(fetches: fetches, origin: recording.session.startedAt)
+        }
+        #expect(ReplayError.noScript(fetch: 2, id: fetches[1].id).description.contains("cannot be replayed"))
+    }
+
+    @Test func anInterruptedFetchStopsTheReplay() async throws {
+        let recording = try await answeredSession()
+        var fetches = try recording.fetches()
+        // As read back after the recording process died mid-fetch.
+        fetches[1].outcome = .interrupted
+        fetches[1].endedAt = nil
+        fetches[1].durationMilliseconds = nil
+        fetches[1].script?.end = nil
+
+        let report = try await replay(fetches, of: recording)
+
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.stoppedAt == "fetch 2 was interrupted when the recording ended: the replay stops there")
+        #expect(report.steps.last?.event == "fetch 2 tapped")
+    }
+
+    @Test func anExportedSessionReplaysThroughTheTestKit() async throws {
+        let recording = try await answeredSession()
+        var exported: [UInt8] = []
+        for fetch in try recording.fetches() {
+            FetchJSON.append(fetch, to: &exported)
+            exported.append(UInt8(ascii: "\n"))
+        }
+
+        let report = try await SessionReplay.replay(exported: Data(exported))
+
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.fetchCount == 2)
+    }
+}
