@@ -15,6 +15,8 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidID(String)
     /// An end was recorded for a fetch that is unknown or already ended.
     case notRunning(UUID)
+    /// Other processes kept the database locked through every retry.
+    case busy(path: String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,8 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
             "'\(prefix)' matches several \(kind)s (\(candidates.joined(separator: ", "))…); give more of the id"
         case .invalidID(let text):
             "'\(text)' is not an id or id prefix (ids are hexadecimal digits and dashes)"
+        case .busy(let path):
+            "\(path) stayed locked by other processes for more than \(Database.busyTimeoutMilliseconds * Int32(Database.busyRetries) / 1000) seconds; the write was not made"
         case .notRunning(let id):
             "fetch \(id.lowercased) is not running, so its end cannot be recorded"
         }

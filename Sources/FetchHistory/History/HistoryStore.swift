@@ -40,6 +40,8 @@ public final class HistoryStore: @unchecked Sendable {
             try Self.registerFunctions(on: database)
             self.database = database
             self.path = path
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_READONLY {
+            throw .cannotOpen(path: path, reason: error.message)
         } catch let error as SQLiteError {
             throw .cannotOpen(path: path, reason: "cannot be opened: \(error.message)")
         } catch let error as MigrationError {
@@ -63,6 +65,8 @@ public final class HistoryStore: @unchecked Sendable {
     private func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try lock.withLock { _ in try body(database) }
+        } catch let error as SQLiteError where error.isBusy {
+            throw HistoryError.busy(path: path)
         } catch let error as SQLiteError {
             throw HistoryError.sqlite(error)
         }

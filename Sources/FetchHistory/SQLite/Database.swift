@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,6 +27,8 @@ public final class Database {
     /// How long a statement waits for another connection's lock before
     /// failing with `SQLITE_BUSY`.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
+    /// How many times a write waits out the busy timeout before failing.
+    static let busyRetries = 3
 
     /// Opens `path` (or `:memory:`), checking first that an existing file
     /// really is a SQLite database, then sets the connection up: WAL journal,
@@ -82,6 +85,13 @@ public final class Database {
             guard access == .create else {
                 throw SQLiteError(code: SQLITE_CANTOPEN, message: "no such file")
             }
+            // The owner's write bit, not access(2): root may write anywhere,
+            // but a folder its owner made read-only says "not here".
+            let folder = (path as NSString).deletingLastPathComponent
+            var folderInfo = stat()
+            if stat(folder.isEmpty ? "." : folder, &folderInfo) == 0, folderInfo.st_mode & S_IWUSR == 0 {
+                throw SQLiteError(code: SQLITE_READONLY, message: "cannot be created: its folder is not writable")
+            }
             // SQLite would create the file 0644; the history is private, and
             // SQLite gives its -wal and -shm files the database file's mode.
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -94,6 +104,9 @@ public final class Database {
         }
         if info.st_mode & S_IFMT == S_IFDIR {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "is a directory, not a database file")
+        }
+        if access != .readOnly, info.st_mode & S_IWUSR == 0 {
+            throw SQLiteError(code: SQLITE_READONLY, message: "is read-only, so nothing can be recorded in it")
         }
         guard info.st_size > 0 else { return }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -188,8 +201,25 @@ public final class Database {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: the write lock is
     /// taken at the start (waiting up to the busy timeout), so two writers
     /// never deadlock upgrading read locks. Rolls back if `body` throws.
+    ///
+    /// If the lock is still taken after the busy timeout, `BEGIN` is retried
+    /// with growing pauses (nothing has been done yet, so a retry is safe)
+    /// before giving up with `SQLITE_BUSY`: a write is delayed, never dropped
+    /// silently.
     public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        var pause: UInt32 = 50_000
+        var attempt = 1
+        while true {
+            do {
+                try execute("BEGIN IMMEDIATE")
+                break
+            } catch {
+                guard error.isBusy, attempt < Self.busyRetries else { throw error }
+                attempt += 1
+                usleep(pause + UInt32.random(in: 0...pause))
+                pause = min(pause * 2, 1_000_000)
+            }
+        }
         do {
             let result = try body()
             try execute("COMMIT")

@@ -23,6 +23,14 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// True when another connection held a lock past the busy timeout.
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+}
+
+extension Error {
+    /// True for a `SQLiteError` that means another connection held a lock.
+    var isBusy: Bool { (self as? SQLiteError)?.isBusy ?? false }
+}
+
+extension SQLiteError {
 
     public var description: String {
         var text = "\(message) (SQLite code \(code))"
