@@ -5,8 +5,8 @@ import Foundation
 public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened as a fetch-history database.
     case cannotOpen(path: String, reason: String)
-    /// SQLite refused a read or a write.
-    case sqlite(SQLiteError)
+    /// SQLite refused a read or a write of the database at `path`.
+    case sqlite(path: String, SQLiteError)
     /// No fetch (or session) id starts with the prefix.
     case notFound(kind: String, prefix: String)
     /// Several ids start with the prefix.
@@ -22,8 +22,9 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason):
             "\(path) \(reason)"
-        case .sqlite(let error):
-            "the history database failed: \(error)"
+        case .sqlite(let path, let error):
+            // The statement stays in the value for debugging; people get SQLite's words.
+            "\(path): \(error.message) (SQLite code \(error.code))"
         case .notFound(let kind, let prefix):
             "no \(kind) has an id starting with '\(prefix)'"
         case .ambiguous(let kind, let prefix, let candidates):

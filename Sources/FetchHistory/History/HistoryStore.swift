@@ -68,7 +68,7 @@ public final class HistoryStore: @unchecked Sendable {
         } catch let error as SQLiteError where error.isBusy {
             throw HistoryError.busy(path: path)
         } catch let error as SQLiteError {
-            throw HistoryError.sqlite(error)
+            throw HistoryError.sqlite(path: path, error)
         }
     }
 
