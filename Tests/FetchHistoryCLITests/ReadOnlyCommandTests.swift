@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@Suite("list, show, stats and export only read")
+struct ReadOnlyCommandTests {
+    static let readers: [[String]] = [
+        ["list"], ["list", "--format", "json"], ["show", "0123"], ["stats"], ["export"], ["export", "--format", "jsonl"],
+    ]
+
+    @Test(arguments: readers)
+    func aReaderOnAMissingDatabaseFailsAndCreatesNothing(_ command: [String]) async throws {
+        // Given a database path in a folder that does not exist
+        let sandbox = try Sandbox()
+        let path = sandbox.path("nowhere/history.sqlite")
+
+        // When a reading command runs on it
+        let result = try await sandbox.run(command + ["--database", path])
+
+        // Then it exits 1 saying there is no history there, and creates neither file nor folder
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.hasPrefix("error:"), "\(result)")
+        #expect(result.standardError.contains("no history at \(path)"), "\(result)")
+        #expect(result.standardOutput.isEmpty, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("nowhere")))
+    }
+
+    @Test(arguments: readers)
+    func aReaderOnTheMissingDefaultDatabaseCreatesNothingUnderHome(_ command: [String]) async throws {
+        // Given no database anywhere, and none named
+        let sandbox = try Sandbox()
+
+        // When a reading command runs with the default location
+        let result = try await sandbox.run(command, environment: sandbox.environment(.unset))
+
+        // Then it exits 1 and $HOME stays empty
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains("no history at"), "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.home.path).isEmpty)
+    }
+
+    @Test func readersWorkOnAReadOnlyDatabaseAndLeaveItAsItWas() async throws {
+        // Given the standard history in a file made read-only after it was written
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sandbox.database)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: sandbox.database))
+
+        // When every reading command runs on it
+        let list = try await sandbox.run("list", "--limit", "0", "--format", "jsonl")
+        let show = try await sandbox.run("show", Ids.fetch(9))
+        let stats = try await sandbox.run("stats", "--format", "json")
+        let export = try await sandbox.run("export", "--format", "jsonl")
+
+        // Then each works, and the file's bytes and mode are unchanged
+        // (as root the mode does not stop writes, so the unchanged bytes are what prove reading only)
+        #expect(list.status == 0 && list.lines.count == Fixtures.standard.count, "\(list)")
+        #expect(show.status == 0 && show.standardOutput.contains(Ids.fetch(9)), "\(show)")
+        #expect(stats.status == 0, "\(stats)")
+        #expect(try StatsCommandTests.Expected(json: stats.standardOutputData) == StatsCommandTests.Expected(Fixtures.standard))
+        #expect(export.status == 0, "\(export)")
+        #expect(try export.lines.map(ExportRecord.init(jsonLine:)) == ExportRecord.oldestFirst(Fixtures.standard.map(Fixtures.asRead)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.database)) == bytes)
+        #expect(try permissions(sandbox.database) == 0o444)
+    }
+
+    @Test(arguments: readers + [["fetch", "--latency", "0"], ["import", "-"]])
+    func aFileThatIsNotAHistoryIsRefusedAndLeftUntouched(_ command: [String]) async throws {
+        // Given a text file where the database should be
+        let sandbox = try Sandbox()
+        let contents = Data("these are my notes, not a database\n".utf8)
+        try contents.write(to: URL(fileURLWithPath: sandbox.database))
+
+        // When any command runs on it
+        let result = try await sandbox.run(command, stdin: Data())
+
+        // Then it exits 1 naming the file, and the file is as it was
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.hasPrefix("error:") && result.standardError.contains(sandbox.database), "\(result)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.database)) == contents)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@Suite("stats counts outcomes and ranks latencies")
+struct StatsCommandTests {
+    /// What the test expects stats to say, computed here from the records.
+    struct Expected: Equatable, CustomStringConvertible {
+        var total: Int
+        var counts: [String: Int]
+        var successRate: Double?
+        var latency: [String: Int64]?
+
+        static let statuses = ["succeeded", "failed", "cancelled", "timed-out", "interrupted", "running"]
+
+        /// Nearest rank: the smallest value with at least p % of the values at or below it.
+        init(_ records: [ExportRecord]) {
+            let read = records.map(Fixtures.asRead)
+            total = read.count
+            counts = Dictionary(uniqueKeysWithValues: Self.statuses.map { status in (status, read.count { $0.outcome == status }) })
+            successRate = total == 0 ? nil : Double(counts["succeeded"]!) / Double(total)
+            let durations = read.filter { $0.outcome == "succeeded" }.compactMap(\.durationMs).sorted()
+            if durations.isEmpty {
+                latency = nil
+            } else {
+                func percentile(_ p: Double) -> Int64 {
+                    let rank = Int((p / 100 * Double(durations.count)).rounded(.up))
+                    return durations[max(rank, 1) - 1]
+                }
+                latency = ["p50": percentile(50), "p90": percentile(90), "p99": percentile(99), "max": durations.last!]
+            }
+        }
+
+        /// Reads `stats --format json`.
+        init(json data: Data) throws {
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            total = try #require((object["total"] as? NSNumber)?.intValue)
+            let counts = try #require(object["counts"] as? [String: NSNumber])
+            self.counts = counts.mapValues(\.intValue)
+            successRate = (object["successRate"] as? NSNumber)?.doubleValue
+            latency = (object["latencyMs"] as? [String: NSNumber])?.mapValues(\.int64Value)
+            #expect(object["successRate"] != nil && object["latencyMs"] != nil, "every key is present, null when empty")
+        }
+
+        var description: String {
+            let counts = self.counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            let rate = successRate.map { String($0) } ?? "nil"
+            let latency = (self.latency ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            return "total \(total) [\(counts)] rate \(rate) latency [\(latency)]"
+        }
+
+        static func == (lhs: Expected, rhs: Expected) -> Bool {
+            let rates = switch (lhs.successRate, rhs.successRate) {
+            case (nil, nil): true
+            case let (left?, right?): abs(left - right) < 1e-6
+            default: false
+            }
+            return lhs.total == rhs.total && lhs.counts == rhs.counts && rates && lhs.latency == rhs.latency
+        }
+    }
+
+    /// A seeded generator, so a failure can be reproduced.
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func randomHistory(count: Int, seed: UInt64) -> [ExportRecord] {
+        var generator = SplitMix64(state: seed)
+        let outcomes = ["succeeded", "succeeded", "succeeded", "failed", "cancelled", "timed-out", "interrupted", "running"]
+        return (0..<count).map { index in
+            ExportRecord.make(
+                outcomes.randomElement(using: &generator)!, id: Ids.fetch(index + 1), session: Ids.session(index % 5),
+                source: Bool.random(using: &generator) ? "random" : Fixtures.otherSource,
+                at: Fixtures.day0 + Int64(index) * 600_000, duration: Int64.random(in: 0...3_000, using: &generator),
+                value: Int.random(in: 1...100, using: &generator)
+            )
+        }
+    }
+
+    @Test(arguments: [(137, UInt64(1)), (1, UInt64(2)), (10, UInt64(3)), (250, UInt64(4))])
+    func statsJSONMatchesCountsAndNearestRankPercentilesComputedFromTheRecords(count: Int, seed: UInt64) async throws {
+        // Given a random history
+        let sandbox = try Sandbox()
+        let records = Self.randomHistory(count: count, seed: seed)
+        try await sandbox.importRecords(records)
+
+        // When stats are asked for as JSON
+        let result = try await sandbox.run("stats", "--format", "json")
+
+        // Then they equal what the test computes from the records itself
+        #expect(result.status == 0, "\(result)")
+        let stated = try Expected(json: result.standardOutputData)
+        #expect(stated == Expected(records), "seed \(seed)")
+    }
+
+    @Test func statsFiltersBySourceAndTime() async throws {
+        // Given a random history over about a day, from two sources
+        let sandbox = try Sandbox()
+        let records = Self.randomHistory(count: 150, seed: 5)
+        try await sandbox.importRecords(records)
+        let since = Fixtures.day0 + 6 * Fixtures.hour
+        let until = Fixtures.day0 + 18 * Fixtures.hour
+
+        // When stats are asked for one source within a window
+        let result = try await sandbox.run(
+            "stats", "--format", "json", "--source", "random", "--since", ISO.format(since), "--until", ISO.format(until)
+        )
+
+        // Then only those fetches count
+        #expect(result.status == 0, "\(result)")
+        let expected = Expected(records.filter { $0.source == "random" && $0.startedAt >= since && $0.startedAt < until })
+        #expect(expected.total > 10)
+        #expect(try Expected(json: result.standardOutputData) == expected)
+    }
+
+    @Test func statsTextShowsEachCountTheRateAndReadableLatencies() async throws {
+        // Given the standard history: 3 of 10 succeeded, in 120 ms, 950 ms and 1.25 s
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When stats are printed as text
+        let result = try await sandbox.run("stats")
+
+        // Then each figure is on its own labelled line
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == [
+            "fetches       10",
+            "succeeded     3",
+            "failed        2",
+            "cancelled     2",
+            "timed-out     1",
+            "interrupted   2",
+            "running       0",
+            "success rate  30.0%",
+            "latency       p50 950ms  p90 1.250s  p99 1.250s  max 1.250s",
+        ], "\(result)")
+    }
+
+    @Test func statsOfAnEmptySelectionHaveNoRateAndNoLatency() async throws {
+        // Given the standard history
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When stats are asked for a source with no fetches, and for a window with no successes
+        let none = try await sandbox.run("stats", "--format", "json", "--source", "nowhere")
+        let noSuccess = try await sandbox.run("stats", "--format", "json", "--since", "2026-11-21", "--until", "2026-11-22")
+        let noneText = try await sandbox.run("stats", "--source", "nowhere")
+
+        // Then the rate is null for no fetches, 0 with no successes, and latency is null for both
+        let empty = try Expected(json: none.standardOutputData)
+        #expect(empty.total == 0 && empty.successRate == nil && empty.latency == nil, "\(none)")
+        let failing = try Expected(json: noSuccess.standardOutputData)
+        #expect(failing == Expected(Array(Fixtures.standard[3...6])), "\(noSuccess)")
+        #expect(failing.successRate == 0 && failing.latency == nil)
+        #expect(noneText.status == 0 && noneText.standardOutput.contains("success rate  -"), "\(noneText)")
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 with a port of its own, so the HTTP
+/// source is tested end to end with no network. Each connection gets one
+/// response from `respond`, then is closed.
+final class LocalHTTPServer: @unchecked Sendable {
+    // Unchecked: `listener` and `port` are set once in init; the rest is behind mutexes.
+
+    enum Reply: Sendable {
+        /// A status line, Content-Length and the body.
+        case answer(status: Int, body: Data)
+        /// Never answer; hold the connection until the client closes it or the server stops.
+        case hang
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let stopped = Mutex(false)
+    private let requestLines = Mutex<[String]>([])
+    private let respond: @Sendable (String) -> Reply
+
+    /// `respond` gets the request line (`GET /path?query HTTP/1.1`).
+    init(respond: @escaping @Sendable (String) -> Reply) throws {
+        self.respond = respond
+        // Close-on-exec, like every descriptor the tests hold while children
+        // are launched, or a child would keep the port or a connection open.
+        let listener = FetchHistoryProcess.launchLock.withLock { _ in
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            if listener >= 0 { FetchHistoryProcess.closeOnExec(listener) }
+            return listener
+        }
+        guard listener >= 0 else { throw SandboxError("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 16) == 0 else {
+            close(listener)
+            throw SandboxError("bind/listen: \(String(cString: strerror(errno)))")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        self.listener = listener
+        port = UInt16(bigEndian: address.sin_port)
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// `http://127.0.0.1:PORT` + `path`.
+    func url(_ path: String) -> String {
+        "http://127.0.0.1:\(port)\(path)"
+    }
+
+    /// The request lines received so far.
+    var requests: [String] { requestLines.withLock { $0 } }
+
+    /// Stops accepting and wakes every held connection.
+    func stop() {
+        let wasStopped = stopped.withLock { value in
+            defer { value = true }
+            return value
+        }
+        guard !wasStopped else { return }
+        // Wakes the accept loop, which closes the listener itself, so its
+        // number cannot be reused under it.
+        shutdown(listener, Int32(SHUT_RDWR))
+    }
+
+    private var isStopped: Bool { stopped.withLock { $0 } }
+
+    private func acceptLoop() {
+        defer { close(listener) }
+        var pollDescriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        while !isStopped {
+            // Wait for a connection, then accept it (at once) under the launch lock.
+            let ready = poll(&pollDescriptor, 1, 100)
+            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            if ready < 0 || isStopped { return }
+            let connection = FetchHistoryProcess.launchLock.withLock { _ in
+                let connection = accept(listener, nil, nil)
+                if connection >= 0 { FetchHistoryProcess.closeOnExec(connection) }
+                return connection
+            }
+            if connection < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return
+            }
+            Thread { [self] in serve(connection) }.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        // Read the head (a GET has no body).
+        var head = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while head.range(of: Data("\r\n\r\n".utf8)) == nil {
+            let count = read(connection, &buffer, buffer.count)
+            if count <= 0 { return }
+            head.append(contentsOf: buffer[0..<count])
+        }
+        let requestLine = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
+        requestLines.withLock { $0.append(requestLine) }
+
+        switch respond(requestLine) {
+        case .hang:
+            // Until the client goes away (read returns 0) or the server stops.
+            var pollDescriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            while !isStopped {
+                let ready = poll(&pollDescriptor, 1, 100)
+                if ready > 0 {
+                    if read(connection, &buffer, buffer.count) <= 0 { return }
+                }
+            }
+        case .answer(let status, let body):
+            let head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\nContent-Type: text/plain\r\n"
+                + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            var bytes = Data(head.utf8)
+            bytes.append(body)
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    if written <= 0 { return }
+                    offset += written
+                }
+            }
+            shutdown(connection, Int32(SHUT_WR))
+            // Let the client read everything before the close.
+            var pollDescriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            if poll(&pollDescriptor, 1, 5_000) > 0 { _ = read(connection, &buffer, buffer.count) }
+        }
+    }
+
+    /// A port on 127.0.0.1 that nothing listens on (bound, then closed).
+    static func closedPort() throws -> UInt16 {
+        let server = try LocalHTTPServer { _ in .hang }
+        let port = server.port
+        server.stop()
+        return port
+    }
+}

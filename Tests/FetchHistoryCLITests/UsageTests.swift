@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@Suite("Usage errors, help and version")
+struct UsageTests {
+    static let usageErrors: [[String]] = [
+        ["fetch", "--count", "0"],
+        ["fetch", "--count", "-3"],
+        ["fetch", "--source", "ftp://x"],
+        ["fetch", "--source", "somewhere"],
+        ["fetch", "--source", "https://"],
+        ["fetch", "--source", "http://127.0.0.1:9/n", "--latency", "1s"],
+        ["fetch", "--interval", "5parsecs"],
+        ["fetch", "--latency", "fast"],
+        ["fetch", "--timeout", "0"],
+        ["fetch", "--format", "xml"],
+        ["list", "--outcome", "bogus"],
+        ["list", "--limit=-1"],
+        ["list", "--since", "yesterday"],
+        ["list", "--until", "2026-13-01"],
+        ["list", "--format", "csv"],
+        ["export", "--format", "table"],
+        ["show"],
+        ["import"],
+        ["frobnicate"],
+        ["list", "--no-such-option"],
+    ]
+
+    @Test(arguments: usageErrors)
+    func aUsageErrorExits64WithAnErrorLineAndTouchesNoDatabase(_ arguments: [String]) async throws {
+        // Given an empty sandbox
+        let sandbox = try Sandbox()
+
+        // When the command line is wrong
+        let result = try await sandbox.run(arguments)
+
+        // Then it exits 64, stderr starts with "error:", and no database was created
+        #expect(result.status == 64, "\(result)")
+        #expect(result.standardError.hasPrefix("error: "), "\(result)")
+        #expect(result.standardOutput.isEmpty, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+
+    @Test func theOutcomeErrorListsTheValidOutcomes() async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.run("list", "--outcome", "bogus")
+        #expect(result.status == 64)
+        for outcome in ["succeeded", "failed", "cancelled", "timed-out", "interrupted"] {
+            #expect(result.standardError.contains(outcome), "\(result)")
+        }
+    }
+
+    @Test(arguments: ["fetch", "list", "show", "stats", "export", "import"])
+    func everySubcommandsHelpExitsZeroWithExamples(_ subcommand: String) async throws {
+        // Given an empty sandbox
+        let sandbox = try Sandbox()
+
+        // When help is asked for, as an option and through `help`
+        let option = try await sandbox.run(subcommand, "--help")
+        let helpCommand = try await sandbox.run("help", subcommand)
+
+        // Then it exits 0 with the usage and examples of that subcommand, and touches no database
+        #expect(option.status == 0, "\(option)")
+        #expect(option.standardOutput.contains("USAGE: fetch-history \(subcommand)"), "\(option)")
+        #expect(option.standardOutput.contains("Examples:"), "\(option)")
+        #expect(option.standardOutput.contains("  fetch-history \(subcommand)"), "an example runs \(subcommand): \(option)")
+        #expect(helpCommand.status == 0 && helpCommand.standardOutput == option.standardOutput, "\(helpCommand)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["help"]])
+    func theToolsHelpListsEverySubcommand(_ arguments: [String]) async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.run(arguments)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput.contains("Examples:"), "\(result)")
+        for subcommand in ["fetch", "list", "show", "stats", "export", "import"] {
+            #expect(result.standardOutput.contains("  \(subcommand) "), "\(subcommand) in \(result)")
+        }
+    }
+
+    @Test func versionPrintsASemanticVersion() async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.run("--version")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput.wholeMatch(of: /\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?\n/) != nil, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+}
