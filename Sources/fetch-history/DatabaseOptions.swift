@@ -15,9 +15,15 @@ struct DatabaseOptions: ParsableArguments {
     )
     var database: String?
 
+    func validate() throws {
+        // An empty value is usually an unset variable (`-d "$DB"`): refuse it
+        // rather than silently writing to the default database.
+        if database?.isEmpty == true { throw ValidationError("--database is empty; give the database file's path") }
+    }
+
     /// The database path from the option, the environment, or the XDG default.
     func path(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
-        if let database, !database.isEmpty { return Self.expandTilde(database, environment: environment) }
+        if let database { return Self.expandTilde(database, environment: environment) }
         if let path = environment["FETCH_HISTORY_DB"], !path.isEmpty { return Self.expandTilde(path, environment: environment) }
         // The XDG spec ignores relative values of XDG_DATA_HOME.
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {

@@ -30,12 +30,22 @@ struct ImportCommand: ParsableCommand {
         } catch {
             throw CLIError("cannot read \(file): \((error as NSError).localizedDescription)")
         }
-        let store = try database.openForWriting()
+        let path = try database.path()
+        let existed = FileManager.default.fileExists(atPath: path)
         let summary: ImportSummary
         do {
+            let store = try database.openForWriting()
             summary = try store.importFetches { insert in try FetchRecordReader(data: data).forEach(insert) }
-        } catch let error as ImportError {
-            throw CLIError("\(file == "-" ? "standard input" : file): \(error); nothing was imported")
+        } catch {
+            // A refused import leaves no trace: not even the new, empty
+            // database it would have gone into.
+            if !existed {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+            if let error = error as? ImportError {
+                throw CLIError("\(file == "-" ? "standard input" : file): \(error); nothing was imported")
+            }
+            throw error
         }
         print("imported \(summary.added + summary.skipped) fetches: \(summary.added) added, \(summary.skipped) already present")
     }

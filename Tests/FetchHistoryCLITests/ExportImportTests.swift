@@ -101,6 +101,22 @@ struct ExportImportTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 
+    @Test func aMalformedImportIntoANewDatabaseLeavesNoDatabaseBehind() async throws {
+        // Given no database and a file whose first record lacks its id
+        let sandbox = try Sandbox()
+        let file = sandbox.path("bad.jsonl")
+        try Data(#"{"session":"x"}"#.utf8).write(to: URL(fileURLWithPath: file))
+
+        // When it is imported
+        let result = try await sandbox.run("import", file)
+
+        // Then nothing is imported and no empty database is left to confuse later reads
+        #expect(result.status == 1, "\(result)")
+        for suffix in ["", "-wal", "-shm"] {
+            #expect(!FileManager.default.fileExists(atPath: sandbox.database + suffix), "\(suffix)")
+        }
+    }
+
     /// A malformed import file: two good new records, then the problem.
     struct Malformed: CustomTestStringConvertible, Sendable {
         var name: String

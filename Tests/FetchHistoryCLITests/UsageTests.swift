@@ -24,6 +24,9 @@ struct UsageTests {
         ["import"],
         ["frobnicate"],
         ["list", "--no-such-option"],
+        ["list", "--database", ""],
+        ["fetch", "-d", ""],
+        ["replay", "--latency", "1s"],
     ]
 
     @Test(arguments: usageErrors)
@@ -50,7 +53,7 @@ struct UsageTests {
         }
     }
 
-    @Test(arguments: ["fetch", "list", "show", "stats", "export", "import"])
+    @Test(arguments: ["fetch", "list", "show", "stats", "export", "import", "replay"])
     func everySubcommandsHelpExitsZeroWithExamples(_ subcommand: String) async throws {
         // Given an empty sandbox
         let sandbox = try Sandbox()
@@ -74,7 +77,7 @@ struct UsageTests {
         let result = try await sandbox.run(arguments)
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.contains("Examples:"), "\(result)")
-        for subcommand in ["fetch", "list", "show", "stats", "export", "import"] {
+        for subcommand in ["fetch", "list", "show", "stats", "export", "import", "replay"] {
             #expect(result.standardOutput.contains("  \(subcommand) "), "\(subcommand) in \(result)")
         }
     }

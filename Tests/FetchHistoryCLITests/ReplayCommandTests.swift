@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@Suite("replay re-drives a recorded session and checks it reproduces the history")
+struct ReplayCommandTests {
+    /// A session of the real binary: one fetch answered, the next cancelled with Ctrl-C.
+    func recordSessionWithACtrlC(in sandbox: Sandbox) async throws {
+        let earlier = try await sandbox.exportedRecords().count
+        let child = try await sandbox.start("fetch", "--count", "3", "--latency", "1s", "--interval", "0")
+        let deadline = ContinuousClock.now + .seconds(20)
+        // Polled (bounded) until the second fetch is in flight.
+        while ContinuousClock.now < deadline {
+            let records = try await sandbox.exportedRecords().dropFirst(earlier)
+            if records.count == 2, records.last?.outcome == "running" { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        child.send(SIGINT)
+        let result = try await child.wait(limit: .seconds(20))
+        #expect(result.status == 130, "\(result)")
+        #expect(try await sandbox.exportedRecords().dropFirst(earlier).map(\.outcome) == ["succeeded", "cancelled"])
+    }
+
+    @Test func aRecordedSessionReplaysToAMatch() async throws {
+        // Given sessions recorded by the binary: three quick fetches, then one stopped by Ctrl-C
+        let sandbox = try Sandbox()
+        _ = try await sandbox.succeed("fetch", "--count", "3", "--latency", "50ms", "--interval", "0")
+        let first = try await sandbox.exportedRecords()[0].session
+        try await recordSessionWithACtrlC(in: sandbox)
+
+        // When each is replayed
+        let newest = try await sandbox.run("replay")
+        let older = try await sandbox.run("replay", String(first.prefix(8)))
+
+        // Then both match, and the timeline shows what the screen showed
+        #expect(newest.status == 0, "\(newest)")
+        #expect(newest.lines.last == "replay matches 2 fetches", "\(newest)")
+        #expect(newest.standardOutput.contains("cancel tapped"), "\(newest)")
+        #expect(newest.standardOutput.contains("Fetch cancelled"), "\(newest)")
+        #expect(older.status == 0, "\(older)")
+        #expect(older.lines.last == "replay matches 3 fetches", "\(older)")
+    }
+
+    @Test func anEditedRowIsReportedAsADifference() async throws {
+        // Given a recorded session whose first value was edited afterwards with sqlite3
+        let sandbox = try Sandbox()
+        _ = try await sandbox.succeed("fetch", "--count", "3", "--latency", "50ms", "--interval", "0")
+        let edit = Process()
+        edit.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        edit.arguments = [sandbox.database, "UPDATE fetch SET value = 1000 WHERE rowid = (SELECT min(rowid) FROM fetch)"]
+        try edit.run()
+        edit.waitUntilExit()
+        #expect(edit.terminationStatus == 0)
+
+        // When it is replayed
+        let result = try await sandbox.run("replay")
+
+        // Then it exits 1 naming the difference
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardOutput.contains("replay differs from the recording:"), "\(result)")
+        #expect(result.standardOutput.contains("fetch 1 was succeeded with 1000 in the recording"), "\(result)")
+    }
+
+    @Test func jsonGivesOneObjectPerStepThenTheResult() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sandbox.succeed("fetch", "--latency", "0")
+
+        let result = try await sandbox.run("replay", "--format", "json")
+
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.count == 3, "\(result)")
+        #expect(result.lines.first?.hasPrefix(#"{"offsetMs":"#) == true, "\(result)")
+        #expect(result.lines.last?.hasPrefix(#"{"matches":true,"fetches":1,"#) == true, "\(result)")
+    }
+
+    @Test func aSessionRecordedBeforeScriptsIsRefusedWithItsReason() async throws {
+        // Given a fetch imported from an export made before scripts were recorded
+        let sandbox = try Sandbox()
+        let old = #"{"id":"0f830953-351a-49c6-a54b-4632a1dfc778","session":"7502f346-5017-468f-8c9c-94080e7729ac","source":"random","outcome":"succeeded","cancelReason":null,"value":7,"error":null,"startedAt":"2026-11-22T13:50:54.706Z","endedAt":"2026-11-22T13:50:54.713Z","durationMs":7}"#
+        _ = try await sandbox.succeed("import", "-", stdin: Data(old.utf8))
+
+        // When it is replayed
+        let result = try await sandbox.run("replay")
+
+        // Then it is refused, saying why, never matched
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.hasPrefix("error:") && result.standardError.contains("cannot be replayed"), "\(result)")
+        #expect(!result.standardOutput.contains("matches"), "\(result)")
+    }
+
+    @Test func liveReRunsTheSessionAsANewOne() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sandbox.succeed("fetch", "--count", "2", "--latency", "0", "--interval", "0")
+
+        let result = try await sandbox.run("replay", "--live", "--latency", "0")
+
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.last == "2 of 2 fetches ended the same way", "\(result)")
+        #expect(Set(try await sandbox.exportedRecords().map(\.session)).count == 2)
+    }
+}
