@@ -16,44 +16,50 @@
 public enum FetchJSON {
     /// Appends `fetch` as one JSON object (no newline) to `buffer`.
     public static func append(_ fetch: Fetch, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: #"{"id":""#.utf8)
-        buffer.append(contentsOf: fetch.id.lowercased.utf8)
-        buffer.append(contentsOf: #"","session":""#.utf8)
-        buffer.append(contentsOf: fetch.sessionID.lowercased.utf8)
-        buffer.append(contentsOf: #"","source":"#.utf8)
+        appendLiteral(#"{"id":""#, to: &buffer)
+        fetch.id.appendLowercased(to: &buffer)
+        appendLiteral(#"","session":""#, to: &buffer)
+        fetch.sessionID.appendLowercased(to: &buffer)
+        appendLiteral(#"","source":"#, to: &buffer)
         appendString(fetch.source, to: &buffer)
-        buffer.append(contentsOf: #","outcome":""#.utf8)
+        appendLiteral(#","outcome":""#, to: &buffer)
         buffer.append(contentsOf: fetch.status.rawValue.utf8)
-        buffer.append(contentsOf: #"","cancelReason":"#.utf8)
+        appendLiteral(#"","cancelReason":"#, to: &buffer)
         appendString(fetch.cancelReason?.rawValue, to: &buffer)
-        buffer.append(contentsOf: #","value":"#.utf8)
+        appendLiteral(#","value":"#, to: &buffer)
         appendInteger(fetch.value.map(Int64.init), to: &buffer)
-        buffer.append(contentsOf: #","error":"#.utf8)
+        appendLiteral(#","error":"#, to: &buffer)
         appendString(fetch.errorMessage, to: &buffer)
-        buffer.append(contentsOf: #","startedAt":""#.utf8)
-        buffer.append(contentsOf: fetch.startedAt.iso8601.utf8)
-        buffer.append(contentsOf: #"","endedAt":"#.utf8)
-        appendString(fetch.endedAt?.iso8601, to: &buffer)
-        buffer.append(contentsOf: #","durationMs":"#.utf8)
+        appendLiteral(#","startedAt":""#, to: &buffer)
+        fetch.startedAt.appendISO8601(to: &buffer)
+        appendLiteral(#"","endedAt":"#, to: &buffer)
+        appendTime(fetch.endedAt, to: &buffer)
+        appendLiteral(#","durationMs":"#, to: &buffer)
         appendInteger(fetch.durationMilliseconds, to: &buffer)
-        buffer.append(contentsOf: #","status":"#.utf8)
+        appendLiteral(#","status":"#, to: &buffer)
         appendInteger(fetch.response.map { Int64($0.status) }, to: &buffer)
-        buffer.append(contentsOf: #","bytes":"#.utf8)
+        appendLiteral(#","bytes":"#, to: &buffer)
         appendInteger(fetch.response.map { Int64($0.bytes) }, to: &buffer)
         let script = fetch.script
-        buffer.append(contentsOf: #","tappedAt":"#.utf8)
-        appendString(script?.tappedAt.iso8601, to: &buffer)
-        buffer.append(contentsOf: #","timeoutMs":"#.utf8)
+        appendLiteral(#","tappedAt":"#, to: &buffer)
+        appendTime(script?.tappedAt, to: &buffer)
+        appendLiteral(#","timeoutMs":"#, to: &buffer)
         appendInteger(script?.timeoutMilliseconds, to: &buffer)
-        buffer.append(contentsOf: #","endedBy":"#.utf8)
+        appendLiteral(#","endedBy":"#, to: &buffer)
         appendString(script?.end?.cause.name, to: &buffer)
-        buffer.append(contentsOf: #","endedByAt":"#.utf8)
-        appendString(script?.end?.at.iso8601, to: &buffer)
-        buffer.append(contentsOf: #","answerValue":"#.utf8)
+        appendLiteral(#","endedByAt":"#, to: &buffer)
+        appendTime(script?.end?.at, to: &buffer)
+        appendLiteral(#","answerValue":"#, to: &buffer)
         appendInteger(script?.end?.cause.answerValue.map(Int64.init), to: &buffer)
-        buffer.append(contentsOf: #","answerError":"#.utf8)
+        appendLiteral(#","answerError":"#, to: &buffer)
         appendString(script?.end?.cause.answerError, to: &buffer)
         buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends fixed text without going through String.
+    @inline(__always)
+    static func appendLiteral(_ text: StaticString, to buffer: inout [UInt8]) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
     }
 
     /// `fetch` as one JSON object, as a string.
@@ -70,26 +76,44 @@ public enum FetchJSON {
         return String(decoding: buffer, as: UTF8.self)
     }
 
+    static func appendTime(_ time: Timestamp?, to buffer: inout [UInt8]) {
+        guard let time else { return appendLiteral("null", to: &buffer) }
+        buffer.append(UInt8(ascii: "\""))
+        time.appendISO8601(to: &buffer)
+        buffer.append(UInt8(ascii: "\""))
+    }
+
     static func appendInteger(_ value: Int64?, to buffer: inout [UInt8]) {
-        guard let value else { return buffer.append(contentsOf: "null".utf8) }
-        buffer.append(contentsOf: String(value).utf8)
+        guard let value else { return appendLiteral("null", to: &buffer) }
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        // Digits backwards into a small stack buffer, then forwards.
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            repeat {
+                digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { buffer.append(digits[index]) }
+        }
     }
 
     /// A JSON string literal (RFC 8259): quote, backslash and control
     /// characters escaped, everything else as UTF-8.
     static func appendString(_ value: String?, to buffer: inout [UInt8]) {
-        guard let value else { return buffer.append(contentsOf: "null".utf8) }
+        guard let value else { return appendLiteral("null", to: &buffer) }
         let hex = Array("0123456789abcdef".utf8)
         buffer.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): buffer.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): buffer.append(contentsOf: #"\\"#.utf8)
-            case UInt8(ascii: "\n"): buffer.append(contentsOf: #"\n"#.utf8)
-            case UInt8(ascii: "\r"): buffer.append(contentsOf: #"\r"#.utf8)
-            case UInt8(ascii: "\t"): buffer.append(contentsOf: #"\t"#.utf8)
+            case UInt8(ascii: "\""): appendLiteral(#"\""#, to: &buffer)
+            case UInt8(ascii: "\\"): appendLiteral(#"\\"#, to: &buffer)
+            case UInt8(ascii: "\n"): appendLiteral(#"\n"#, to: &buffer)
+            case UInt8(ascii: "\r"): appendLiteral(#"\r"#, to: &buffer)
+            case UInt8(ascii: "\t"): appendLiteral(#"\t"#, to: &buffer)
             case 0..<0x20:
-                buffer.append(contentsOf: #"\u00"#.utf8)
+                appendLiteral(#"\u00"#, to: &buffer)
                 buffer.append(hex[Int(byte >> 4)])
                 buffer.append(hex[Int(byte & 0xF)])
             default: buffer.append(byte)

@@ -52,8 +52,3 @@ public struct Fetch: Hashable, Sendable, Identifiable {
         if case .cancelled(let reason) = outcome { reason } else { nil }
     }
 }
-
-extension UUID {
-    /// The lower-case form the history stores and prints.
-    public var lowercased: String { uuidString.lowercased() }
-}

@@ -456,7 +456,7 @@ private enum SQL {
         case .interrupted: .interrupted
         }
         return Fetch(
-            id: try uuid(row.text(0)), sessionID: try uuid(row.text(1)), source: row.text(2),
+            id: try uuid(row, 0), sessionID: try uuid(row, 1), source: row.text(2),
             startedAt: Timestamp(millisecondsSince1970: row.int64(3)),
             endedAt: row.optionalInt64(4).map(Timestamp.init(millisecondsSince1970:)),
             durationMilliseconds: row.optionalInt64(5), outcome: outcome,
@@ -480,7 +480,7 @@ private enum SQL {
 
     static func decodeSession(_ row: Row) throws -> Session {
         Session(
-            id: try uuid(row.text(0)), startedAt: Timestamp(millisecondsSince1970: row.int64(1)),
+            id: try uuid(row, 0), startedAt: Timestamp(millisecondsSince1970: row.int64(1)),
             source: row.text(2),
             process: ProcessIdentity(
                 host: row.text(3), processID: Int32(truncatingIfNeeded: row.int64(4)),
@@ -489,9 +489,9 @@ private enum SQL {
         )
     }
 
-    static func uuid(_ text: String) throws -> UUID {
-        guard let id = UUID(uuidString: text) else {
-            throw SQLiteError(code: SQLITE_MISMATCH, message: "'\(text)' in the history is not a UUID")
+    static func uuid(_ row: Row, _ column: Int32) throws -> UUID {
+        guard let id = row.withUTF8(column, UUID.init(utf8:)) else {
+            throw SQLiteError(code: SQLITE_MISMATCH, message: "'\(row.text(column))' in the history is not a UUID")
         }
         return id
     }

@@ -33,22 +33,49 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Formatted from the integer by hand: Foundation's ISO8601 format style
     /// comes out 1 ms short for about half of whole-millisecond times on Linux.
     public var iso8601: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the `iso8601` form to `buffer`, digit by digit: exports do this
+    /// several times per row.
+    public func appendISO8601(to buffer: inout [UInt8]) {
         let (days, millisecondOfDay) = millisecondsSince1970.floorDivided(by: 86_400_000)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
-        let hour = millisecondOfDay / 3_600_000
-        let minute = millisecondOfDay / 60_000 % 60
-        let second = millisecondOfDay / 1000 % 60
-        let millisecond = millisecondOfDay % 1000
-        return "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T"
-            + "\(Self.pad(hour, 2)):\(Self.pad(minute, 2)):\(Self.pad(second, 2)).\(Self.pad(millisecond, 3))Z"
+        func digits(_ value: Int64, _ width: Int) {
+            if value >= 10_000 || value < 0 {
+                // Outside 0…9999 the year is written as it is.
+                buffer.append(contentsOf: String(value).utf8)
+                return
+            }
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                buffer.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        buffer.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        buffer.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        buffer.append(UInt8(ascii: "T"))
+        digits(millisecondOfDay / 3_600_000, 2)
+        buffer.append(UInt8(ascii: ":"))
+        digits(millisecondOfDay / 60_000 % 60, 2)
+        buffer.append(UInt8(ascii: ":"))
+        digits(millisecondOfDay / 1000 % 60, 2)
+        buffer.append(UInt8(ascii: "."))
+        digits(millisecondOfDay % 1000, 3)
+        buffer.append(UInt8(ascii: "Z"))
     }
 
     public var description: String { iso8601 }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
 
     /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a
     /// day count, exact for every Int64 millisecond we can store.

@@ -101,6 +101,14 @@ public struct Row {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// The column's text as UTF-8 bytes, without making a String: valid only
+    /// inside `body`.
+    public func withUTF8<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let bytes = sqlite3_column_text(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
+    }
+
     public func optionalText(_ column: Int32) -> String? {
         isNull(column) ? nil : text(column)
     }
