@@ -7,24 +7,26 @@ import Foundation
 extension UUID {
     /// The lower-case form the history stores and prints.
     public var lowercased: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(36)
-        appendLowercased(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 36) { buffer in writeLowercased(to: buffer.baseAddress!) }
     }
 
-    /// Appends the 36-character lower-case form to `buffer`.
-    public func appendLowercased(to buffer: inout [UInt8]) {
-        let digits: StaticString = "0123456789abcdef"
+    /// Writes the 36-character lower-case form at `start`; returns 36.
+    func writeLowercased(to start: UnsafeMutablePointer<UInt8>) -> Int {
+        let hex: StaticString = "0123456789abcdef"
+        var cursor = start
         withUnsafeBytes(of: uuid) { raw in
-            digits.withUTF8Buffer { hex in
-                for (index, byte) in raw.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 { buffer.append(UInt8(ascii: "-")) }
-                    buffer.append(hex[Int(byte >> 4)])
-                    buffer.append(hex[Int(byte & 0x0F)])
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    cursor.pointee = UInt8(ascii: "-")
+                    cursor += 1
                 }
+                let byte = raw[index]
+                cursor[0] = hex.utf8Start[Int(byte >> 4)]
+                cursor[1] = hex.utf8Start[Int(byte & 0x0F)]
+                cursor += 2
             }
         }
+        return cursor - start
     }
 
     /// Parses the 36-character form (either case) from UTF-8 bytes; nil for
