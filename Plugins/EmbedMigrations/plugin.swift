@@ -12,12 +12,15 @@ struct EmbedMigrations: BuildToolPlugin {
             .filter { $0.pathExtension == "sql" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
+        // The tool lists the folder itself, and the folder is an input: a
+        // migration added later changes the folder, which reruns the tool even
+        // when SwiftPM reuses this plugin's earlier answer.
         return [
             .buildCommand(
-                displayName: "Embedding \(migrations.count) migrations",
+                displayName: "Embedding migrations",
                 executable: try context.tool(named: "EmbedMigrationsTool").url,
-                arguments: [output.path] + migrations.map(\.path),
-                inputFiles: migrations,
+                arguments: [output.path, folder.path],
+                inputFiles: [folder] + migrations,
                 outputFiles: [output]
             )
         ]

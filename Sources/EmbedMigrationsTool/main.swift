@@ -2,7 +2,7 @@
 // inside the compiled binary (SwiftPM resources break when a Linux binary is
 // copied away from its build folder).
 //
-// Usage: EmbedMigrationsTool OUTPUT.swift MIGRATION.sql...
+// Usage: EmbedMigrationsTool OUTPUT.swift MIGRATIONS-FOLDER
 
 import Foundation
 
@@ -52,9 +52,19 @@ func literal(_ text: String) -> String {
 func run() throws {
     let arguments = CommandLine.arguments.dropFirst()
     guard let output = arguments.first else {
-        throw Failure(description: "usage: EmbedMigrationsTool OUTPUT.swift MIGRATION.sql...")
+        throw Failure(description: "usage: EmbedMigrationsTool OUTPUT.swift MIGRATIONS-FOLDER")
     }
-    let files = try arguments.dropFirst()
+    // A folder (listed here, so new files are seen), or files one by one
+    // (as build plans made by earlier versions of the plugin still pass them).
+    var paths = Array(arguments.dropFirst())
+    var isFolder: ObjCBool = false
+    if paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder), isFolder.boolValue {
+        let folder = URL(fileURLWithPath: paths[0])
+        paths = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".sql") }
+            .map { folder.appendingPathComponent($0).path }
+    }
+    let files = try paths
         .map { try MigrationFile(url: URL(fileURLWithPath: $0)) }
         .sorted { $0.version < $1.version }
     for (index, file) in files.enumerated() where file.version != index + 1 {

@@ -236,38 +236,54 @@ public final class HistoryStore: @unchecked Sendable {
     /// Counts per status and latency percentiles of succeeded fetches.
     public func statistics(matching filter: HistoryFilter = .all) throws -> HistoryStatistics {
         let (conditions, values) = SQL.conditions(for: filter)
-        var succeededFilter = filter
-        succeededFilter.status = filter.status ?? .succeeded
-        let (succeededConditions, succeededValues) = SQL.conditions(for: succeededFilter)
+        var others = filter
+        others.status = nil
+        let (otherConditions, otherValues) = SQL.conditions(for: others)
         return try withDatabase { database in
             try database.readTransaction {
                 var counts: [FetchStatus: Int] = [:]
-                try database.forEachRow(
-                    "SELECT outcome, \(SQL.isAlive), count(*) FROM fetch\(conditions) GROUP BY 1, 2", values
-                ) { row in
-                    counts[SQL.decodeStatus(outcome: row.optionalText(0), isAlive: row.optionalInt64(1)), default: 0]
-                        += Int(row.int64(2))
+                // Counted from the outcome index alone; the few running rows
+                // are then split into running and interrupted on their own,
+                // so the count never reads the table.
+                try database.forEachRow("SELECT outcome, count(*) FROM fetch\(conditions) GROUP BY 1", values) { row in
+                    guard let outcome = row.optionalText(0) else { return }
+                    counts[SQL.decodeStatus(outcome: outcome, isAlive: nil), default: 0] += Int(row.int64(1))
                 }
-                let durations = succeededFilter.status == .succeeded
-                    ? try database.rows(
-                        "SELECT duration_ms FROM fetch\(succeededConditions) ORDER BY duration_ms",
-                        succeededValues
-                    ) { $0.int64(0) }
-                    : []
-                return HistoryStatistics(
-                    total: counts.values.reduce(0, +), counts: counts, latency: Self.latency(ofSorted: durations)
-                )
+                try database.forEachRow(
+                    "SELECT \(SQL.isAlive), count(*) FROM fetch\(SQL.and(conditions, "outcome IS NULL")) GROUP BY 1", values
+                ) { row in
+                    counts[SQL.decodeStatus(outcome: nil, isAlive: row.optionalInt64(0)), default: 0] += Int(row.int64(1))
+                }
+                var latency: HistoryStatistics.Latency?
+                let succeededCount = counts[.succeeded, default: 0]
+                if succeededCount > 0, filter.status == nil || filter.status == .succeeded {
+                    latency = try Self.latency(
+                        of: succeededCount, in: database,
+                        sql: SQL.succeededDurations(otherConditions), values: otherValues
+                    )
+                }
+                return HistoryStatistics(total: counts.values.reduce(0, +), counts: counts, latency: latency)
             }
         }
     }
 
-    /// Nearest-rank percentiles of `durations`, sorted ascending.
-    private static func latency(ofSorted durations: [Int64]) -> HistoryStatistics.Latency? {
-        guard let max = durations.last else { return nil }
-        func percentile(_ p: Int) -> Int64 {
-            durations[(p * durations.count + 99) / 100 - 1]
+    /// Nearest-rank p50/p90/p99 and the maximum of `count` durations that
+    /// `sql` returns in ascending order (from the partial index on succeeded
+    /// durations): one pass, picking the ranks as they go by, nothing stored.
+    private static func latency(
+        of count: Int, in database: Database, sql: String, values: [SQLValue]
+    ) throws -> HistoryStatistics.Latency {
+        let ranks = [50, 90, 99].map { ($0 * count + 99) / 100 }
+        var picked: [Int64] = []
+        var rank = 0
+        var last: Int64 = 0
+        try database.forEachRow(sql, values) { row in
+            rank += 1
+            last = row.int64(0)
+            if picked.count < ranks.count, rank == ranks[picked.count] { picked.append(last) }
         }
-        return HistoryStatistics.Latency(p50: percentile(50), p90: percentile(90), p99: percentile(99), max: max)
+        while picked.count < ranks.count { picked.append(last) }
+        return HistoryStatistics.Latency(p50: picked[0], p90: picked[1], p99: picked[2], max: last)
     }
 
     private static func unique<T: Identifiable>(
@@ -398,6 +414,18 @@ private enum SQL {
             "SELECT \(fetchColumns) FROM fetch\(conditions) ORDER BY started_at DESC, rowid DESC LIMIT ?",
             values + [.integer(Int64(limit ?? -1))]
         )
+    }
+
+    /// Durations of succeeded fetches, ascending, read from the partial index
+    /// `fetch_succeeded_by_duration`. The outcome is written literally: SQLite
+    /// only uses a partial index when the query's own text implies its WHERE.
+    static func succeededDurations(_ conditions: String) -> String {
+        "SELECT duration_ms FROM fetch INDEXED BY fetch_succeeded_by_duration\(and(conditions, "outcome = 'succeeded'")) ORDER BY duration_ms"
+    }
+
+    /// `conditions` (a WHERE clause or nothing) with one more fixed condition.
+    static func and(_ conditions: String, _ condition: String) -> String {
+        conditions.isEmpty ? " WHERE \(condition)" : conditions + " AND \(condition)"
     }
 
     /// A WHERE clause made of fixed fragments, and the values it binds.
