@@ -37,7 +37,7 @@ struct ExportCommand: ParsableCommand {
         }
         let file = try AtomicFile(path: output)
         do {
-            try write(store, filter, to: OutputStream(descriptor: file.descriptor))
+            try write(store, filter, to: OutputStream(descriptor: file.descriptor, name: output))
             try file.commit()
         } catch {
             file.discard()

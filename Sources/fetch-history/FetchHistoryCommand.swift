@@ -58,7 +58,7 @@ struct FetchHistoryCommand: AsyncParsableCommand {
             // "fails" with the help text.
             exit(withError: error)
         } catch {
-            StandardError.write("error: \(error)\n")
+            StandardError.write("error: \(String(describing: error).terminalSafe)\n")
             Foundation.exit(1)
         }
     }

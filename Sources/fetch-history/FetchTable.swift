@@ -21,14 +21,15 @@ struct FetchTable {
             + pad(duration, 9, right: true) + "  " + paint(pad(fetch.status.rawValue, 11), fetch.status) + "  "
             + pad(fetch.response.map { String($0.status) } ?? "-", 4) + "  "
             + pad(fetch.response.map { String($0.bytes) } ?? "-", 7, right: true) + "  "
-            + pad(Self.truncate(Self.result(of: fetch), to: Self.resultWidth), Self.resultWidth) + "  " + fetch.source
+            + pad(Self.truncate(Self.result(of: fetch).terminalSafe, to: Self.resultWidth), Self.resultWidth) + "  "
+            + fetch.source.terminalSafe
     }
 
     /// The value, the error, or why it was cancelled.
     static func result(of fetch: Fetch) -> String {
         switch fetch.outcome {
         case .succeeded(let value)?: String(value)
-        case .failed(let message)?: message.replacingOccurrences(of: "\n", with: " ")
+        case .failed(let message)?: message
         case .cancelled(.user)?: "by the user"
         case .cancelled(.superseded)?: "superseded by a newer fetch"
         case .timedOut?, .interrupted?, nil: "-"

@@ -27,7 +27,7 @@ struct FilterOptions: ParsableArguments {
 
     static func status(_ text: String) throws -> FetchStatus {
         guard let status = FetchStatus(rawValue: text) else {
-            throw ValidationError("'\(text)' is not an outcome; use one of \(FetchStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError("'\(text.prefix(40))\(text.count > 40 ? "…" : "")' is not an outcome; use one of \(FetchStatus.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return status
     }

@@ -21,15 +21,34 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"))
     var file: String
 
-    func run() throws {
-        let data: Data
+    /// The whole input: a regular file mapped into memory (a large export
+    /// costs no copy), anything else — standard input, a pipe, `<(…)` — read
+    /// to its end.
+    static func read(_ file: String) throws -> Data {
+        if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        var info = stat()
+        guard stat(file, &info) == 0 else {
+            throw CLIError("cannot read \(file): \(String(cString: strerror(errno)))")
+        }
+        if info.st_mode & S_IFMT == S_IFDIR { throw CLIError("cannot read \(file): it is a directory") }
         do {
-            data = file == "-"
-                ? FileHandle.standardInput.readDataToEndOfFile()
-                : try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
+            if info.st_mode & S_IFMT == S_IFREG {
+                return try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
+            }
+            guard let handle = FileHandle(forReadingAtPath: file) else {
+                throw CLIError("cannot read \(file): \(String(cString: strerror(errno)))")
+            }
+            defer { try? handle.close() }
+            return try handle.readToEnd() ?? Data()
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw CLIError("cannot read \(file): \((error as NSError).localizedDescription)")
         }
+    }
+
+    func run() throws {
+        let data = try Self.read(file)
         let path = try database.path()
         let existed = FileManager.default.fileExists(atPath: path)
         let summary: ImportSummary

@@ -7,15 +7,18 @@ struct OutputClosed: Error {}
 /// large blocks rather than one system call each.
 final class OutputStream {
     private let descriptor: Int32
+    /// What the output is, for messages: a file's path or "standard output".
+    private let name: String
     private var buffer: [UInt8] = []
     private let capacity = 1 << 16
 
-    init(descriptor: Int32) {
+    init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
+        self.name = name
         buffer.reserveCapacity(capacity)
     }
 
-    static func standardOutput() -> OutputStream { OutputStream(descriptor: STDOUT_FILENO) }
+    static func standardOutput() -> OutputStream { OutputStream(descriptor: STDOUT_FILENO, name: "standard output") }
 
     func write(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
@@ -39,7 +42,7 @@ final class OutputStream {
                 if errno == EPIPE { buffer.removeAll(); throw OutputClosed() }
                 let reason = String(cString: strerror(errno))
                 buffer.removeAll()
-                throw CLIError("cannot write the output: \(reason)")
+                throw CLIError("cannot write \(name): \(reason)")
             }
             offset += written
         }

@@ -79,7 +79,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     static func text(_ report: ReplayReport, session: Session) -> String {
         var lines = [
-            "replaying session \(session.id.lowercased.prefix(8)) (\(session.source), started \(session.startedAt.localDescription()))",
+            "replaying session \(session.id.lowercased.prefix(8)) (\(session.source.terminalSafe), started \(session.startedAt.localDescription()))",
             "  OFFSET  " + "EVENT".padding(toLength: 34, withPad: " ", startingAt: 0) + "PROCESSING  "
                 + "NUMBER".padding(toLength: 18, withPad: " ", startingAt: 0) + "ERROR",
         ]
@@ -87,9 +87,9 @@ struct ReplayCommand: AsyncParsableCommand {
             let offset = String(step.offset.wholeMilliseconds) + "ms"
             lines.append(
                 String(repeating: " ", count: max(0, 8 - offset.count)) + offset + "  "
-                    + step.event.padding(toLength: 34, withPad: " ", startingAt: 0)
+                    + step.event.terminalSafe.padding(toLength: 34, withPad: " ", startingAt: 0)
                     + (step.isProcessing ? "yes" : "no").padding(toLength: 12, withPad: " ", startingAt: 0)
-                    + step.numberLabel.padding(toLength: 18, withPad: " ", startingAt: 0) + (step.error ?? "-")
+                    + step.numberLabel.padding(toLength: 18, withPad: " ", startingAt: 0) + (step.error?.terminalSafe ?? "-")
             )
         }
         if let stoppedAt = report.stoppedAt { lines.append(stoppedAt) }
@@ -97,7 +97,7 @@ struct ReplayCommand: AsyncParsableCommand {
             lines.append("replay matches \(report.fetchCount) fetches")
         } else {
             lines.append("replay differs from the recording:")
-            lines += report.differences.map { "  " + $0 }
+            lines += report.differences.map { "  " + $0.terminalSafe }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -176,6 +176,6 @@ struct LiveReplay {
         }
         let same = zip(fetches, live).filter { $0.status == $1.status }.count
         lines.append("\(same) of \(fetches.count) fetches ended the same way")
-        print(lines.joined(separator: "\n"))
+        print(lines.map(\.terminalSafe).joined(separator: "\n"))
     }
 }

@@ -220,8 +220,8 @@ struct ListCommandTests {
             #expect(row.hasSuffix(record.source), "\(row)")
             #expect(!row.contains("\u{1B}["), "NO_COLOR and a pipe: no colour codes in \(row)")
         }
-        // The failed fetch's two-line error stays on its row.
-        #expect(result.lines[1].contains("line one line two"), "\(result.lines[1])")
+        // The failed fetch's two-line error stays on its row, its line break shown as \n.
+        #expect(result.lines[1].contains(#"line one\nline two"#), "\(result.lines[1])")
         #expect(result.lines[2].contains("1.250s") && result.lines[2].contains(" 1 "), "\(result.lines[2])")
         // The HTTP fetch shows its status and size.
         #expect(result.lines[3].contains("  200  ") && result.lines[3].contains(" 4  "), "\(result.lines[3])")

@@ -113,7 +113,7 @@ import Testing
         #expect(throws: HistoryError.notFound(kind: "fetch", prefix: "ffffffff-0000")) {
             try store.fetch(idPrefix: "ffffffff-0000")
         }
-        #expect(throws: HistoryError.invalidID("' or 1=1 --")) { try store.fetch(idPrefix: "' OR 1=1 --") }
+        #expect(throws: HistoryError.invalidID("' OR 1=1 --")) { try store.fetch(idPrefix: "' OR 1=1 --") }
     }
 
     @Test func anAmbiguousPrefixNamesTheCandidates() throws {

@@ -30,12 +30,18 @@ public final class HistoryStore: @unchecked Sendable {
             if access == .readOnly {
                 do {
                     try migrator.verify(database)
+                } catch MigrationError.olderSchema(let found, _) where found == 0 {
+                    // An empty file: reading must not turn it into a database.
+                    throw MigrationError.noHistory
                 } catch MigrationError.olderSchema where Self.isWritable(path) {
                     database = try Database(path: path, access: .readWrite)
                     try migrator.migrate(database)
+                    try database.useWriteAheadLog()
                 }
             } else {
+                // Refuses foreign and newer files before anything is written.
                 try migrator.migrate(database)
+                try database.useWriteAheadLog()
             }
             try Self.registerFunctions(on: database)
             self.database = database
@@ -57,7 +63,8 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     private static func isWritable(_ path: String) -> Bool {
-        access(path, W_OK) == 0
+        var info = stat()
+        return access(path, W_OK) == 0 && stat(path, &info) == 0 && info.st_mode & S_IWUSR != 0
     }
 
     /// Runs `body` on the connection, turning SQLite's errors into
@@ -461,10 +468,10 @@ private enum SQL {
 
     /// The bounds of the ids starting with `prefix`: every id is lower-case
     /// hexadecimal and dashes, all below "~".
-    static func idRange(_ prefix: String) throws(HistoryError) -> (String, String) {
-        let prefix = prefix.lowercased()
+    static func idRange(_ text: String) throws(HistoryError) -> (String, String) {
+        let prefix = text.lowercased()
         guard !prefix.isEmpty, prefix.count <= 36, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw .invalidID(prefix)
+            throw .invalidID(text.count > 40 ? text.prefix(40) + "…" : text)
         }
         return (prefix, prefix + "~")
     }

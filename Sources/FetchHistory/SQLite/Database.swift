@@ -31,8 +31,8 @@ public final class Database {
     static let busyRetries = 3
 
     /// Opens `path` (or `:memory:`), checking first that an existing file
-    /// really is a SQLite database, then sets the connection up: WAL journal,
-    /// `synchronous=NORMAL`, foreign keys, a busy timeout.
+    /// really is a SQLite database, then sets the connection up: foreign
+    /// keys, a busy timeout. Nothing is written: see `useWriteAheadLog()`.
     public init(path: String, access: Access) throws(SQLiteError) {
         let inMemory = path == ":memory:"
         if !inMemory {
@@ -61,11 +61,16 @@ public final class Database {
         // foreign file fails here, before anything is written to it.
         _ = try scalarInt64("SELECT count(*) FROM sqlite_schema")
         try execute("PRAGMA foreign_keys = ON")
-        if access != .readOnly && !inMemory {
-            // journal_mode answers with a row naming the mode it set.
-            _ = try scalarText("PRAGMA journal_mode = WAL")
-            try execute("PRAGMA synchronous = NORMAL")
-        }
+    }
+
+    /// Switches a writable file to WAL with `synchronous=NORMAL`: readers
+    /// never wait for the writer, and a commit costs no fsync. This writes
+    /// the file's header, so call it only once the file is known to be ours.
+    public func useWriteAheadLog() throws(SQLiteError) {
+        guard access != .readOnly, path != ":memory:" else { return }
+        // journal_mode answers with a row naming the mode it set.
+        _ = try scalarText("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = NORMAL")
     }
 
     deinit {
