@@ -164,8 +164,8 @@ private struct Context {
             }
         }
         func uuid(_ key: String) throws(RecordError) -> UUID {
-            let text = try required(key)
-            guard let id = UUID(uuidString: text) else { throw RecordError(message: "'\(key)' is not a UUID: \(text.prefix(40))") }
+            var text = try required(key)
+            guard let id = text.withUTF8(UUID.init(utf8:)) else { throw RecordError(message: "'\(key)' is not a UUID: \(text.prefix(40))") }
             return id
         }
         func time(_ key: String) throws(RecordError) -> Timestamp? {
