@@ -1,0 +1,11 @@
+#ifndef FETCH_HISTORY_BENCH_SQLITE_SHIM_H
+#define FETCH_HISTORY_BENCH_SQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a cast macro Swift does not import.
+static inline sqlite3_destructor_type bench_sqlite_transient(void) {
+    return SQLITE_TRANSIENT;
+}
+
+#endif

@@ -1,0 +1,55 @@
+/// What `sqlite3` runs to do the same work as each fetch-history command:
+/// the same rows, the same fields, the same order.
+enum ReferenceQueries {
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` from integer milliseconds, exactly (no
+    /// floating point), as the export writes it.
+    private static func iso8601(_ column: String) -> String {
+        "strftime('%Y-%m-%dT%H:%M:%S', \(column) / 1000, 'unixepoch') || printf('.%03dZ', \(column) % 1000)"
+    }
+
+    /// `export --format jsonl`: every field of the export record, oldest first.
+    static let export = """
+        SELECT id, session_id AS session, source, coalesce(outcome, 'running') AS outcome,
+            cancel_reason AS cancelReason, value, error, \(iso8601("started_at")) AS startedAt,
+            CASE WHEN ended_at IS NOT NULL THEN \(iso8601("ended_at")) END AS endedAt,
+            duration_ms AS durationMs, http_status AS status, response_bytes AS bytes,
+            CASE WHEN tapped_at IS NOT NULL THEN \(iso8601("tapped_at")) END AS tappedAt, timeout_ms AS timeoutMs,
+            ended_by AS endedBy, CASE WHEN ended_by_at IS NOT NULL THEN \(iso8601("ended_by_at")) END AS endedByAt,
+            answer_value AS answerValue, answer_error AS answerError
+        FROM fetch ORDER BY started_at, rowid
+        """
+
+    /// `list`'s columns: short id, local start, duration, outcome, HTTP
+    /// status and size, the result, the source.
+    private static let listColumns = """
+        SELECT substr(id, 1, 8), datetime(started_at / 1000, 'unixepoch', 'localtime'), duration_ms,
+            coalesce(outcome, 'running'), http_status, response_bytes, coalesce(value, error, cancel_reason, '-'), source
+        FROM fetch
+        """
+
+    /// `list`: the newest 20.
+    static let listNewest = "\(listColumns) ORDER BY started_at DESC, rowid DESC LIMIT 20"
+
+    /// `list --outcome failed`.
+    static let listFailed = "\(listColumns) WHERE outcome = 'failed' ORDER BY started_at DESC, rowid DESC LIMIT 20"
+
+    /// `list --since … --until …`, with the bounds in milliseconds.
+    static func listRange(since: Int64, until: Int64) -> String {
+        "\(listColumns) WHERE started_at >= \(since) AND started_at < \(until) ORDER BY started_at DESC, rowid DESC LIMIT 20"
+    }
+
+    /// `stats`: counts per outcome, then nearest-rank p50/p90/p99 and the
+    /// maximum of succeeded fetches' durations in one sorted pass.
+    static let stats = """
+        SELECT coalesce(outcome, 'running'), count(*) FROM fetch GROUP BY 1;
+        SELECT
+            max(CASE WHEN rank = (50 * total + 99) / 100 THEN duration_ms END),
+            max(CASE WHEN rank = (90 * total + 99) / 100 THEN duration_ms END),
+            max(CASE WHEN rank = (99 * total + 99) / 100 THEN duration_ms END),
+            max(duration_ms)
+        FROM (
+            SELECT duration_ms, row_number() OVER (ORDER BY duration_ms) AS rank, count(*) OVER () AS total
+            FROM fetch WHERE outcome = 'succeeded'
+        );
+        """
+}

@@ -1,0 +1,84 @@
+import FetchHistory
+import Foundation
+
+let usage = """
+    usage: fetch-history-bench run --cli PATH [--size N] [--work DIR] [--record-count N] [--repetition-scale X]
+           fetch-history-bench generate --count N --output FILE
+           fetch-history-bench record --engine store|raw|grdb --count N --db FILE
+           fetch-history-bench import --engine store|raw|grdb --count N --db FILE
+
+      run        the whole suite at N fetches (default 1,000,000); prints a Markdown report
+      generate   writes N generated fetches as export records (JSONL)
+      record     records N fetches with one engine into a new database (for profiling)
+      import     imports N generated fetches with one engine into a new database (for profiling)
+    """
+
+/// `--name value` pairs after the subcommand.
+func options(_ arguments: ArraySlice<String>) throws -> [String: String] {
+    var options: [String: String] = [:]
+    var remaining = arguments[...]
+    while let name = remaining.popFirst() {
+        guard name.hasPrefix("--"), let value = remaining.popFirst() else { throw BenchmarkError(usage) }
+        options[String(name.dropFirst(2))] = value
+    }
+    return options
+}
+
+func integer(_ options: [String: String], _ name: String, default value: Int? = nil) throws -> Int {
+    guard let text = options[name] ?? value.map(String.init), let number = Int(text.replacingOccurrences(of: "_", with: "")), number > 0
+    else { throw BenchmarkError("--\(name) needs a positive whole number\n\(usage)") }
+    return number
+}
+
+func required(_ options: [String: String], _ name: String) throws -> String {
+    guard let value = options[name] else { throw BenchmarkError("--\(name) is required\n\(usage)") }
+    return value
+}
+
+/// A new database at `path` with the project's schema, nothing else.
+func freshDatabase(_ path: String) throws {
+    Suite.removeDatabase(path)
+    _ = try HistoryStore(path: path, access: .create)
+}
+
+do {
+    let arguments = CommandLine.arguments.dropFirst()
+    guard let command = arguments.first else { throw BenchmarkError(usage) }
+    let given = try options(arguments.dropFirst())
+    switch command {
+    case "run":
+        var suite = Suite(
+            size: try integer(given, "size", default: 1_000_000),
+            cli: try required(given, "cli"),
+            work: given["work"] ?? NSTemporaryDirectory() + "fetch-history-bench",
+            recordCount: try integer(given, "record-count", default: 20_000),
+            repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1
+        )
+        print(try suite.run().markdown(), terminator: "")
+
+    case "generate":
+        try HistoryGenerator(count: try integer(given, "count")).writeJSONLines(to: try required(given, "output"))
+
+    case "record":
+        guard let engine = RecordingEngine(rawValue: try required(given, "engine")) else { throw BenchmarkError(usage) }
+        let path = try required(given, "db")
+        let fetches = RecordedFetch.generated(count: try integer(given, "count"))
+        try freshDatabase(path)
+        let seconds = try engine.record(fetches, into: path)
+        print(String(format: "%@: %.2f µs per fetch", engine.rawValue, seconds / Double(fetches.count) * 1e6))
+
+    case "import":
+        guard let engine = ImportEngine(rawValue: try required(given, "engine")) else { throw BenchmarkError(usage) }
+        let path = try required(given, "db")
+        let fetches = Array(HistoryGenerator(count: try integer(given, "count")))
+        try freshDatabase(path)
+        let (seconds, added) = try engine.importFetches(fetches, into: path)
+        print(String(format: "%@: %d fetches in %.3f s", engine.rawValue, added, seconds))
+
+    default:
+        throw BenchmarkError(usage)
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
