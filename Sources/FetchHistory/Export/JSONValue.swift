@@ -157,6 +157,19 @@ struct JSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = index
         index += 1
+        // Most strings have no escapes: make the String straight from the
+        // input, with no copy in between.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self) else {
+                throw error("the string starting here is not valid UTF-8", at: start)
+            }
+            index = end + 1
+            return text
+        }
         var scalars: [UInt8] = []
         var plainStart = index
         while true {

@@ -125,7 +125,14 @@ extension Timestamp {
     /// `2026-11-22T10:00:00Z`, `2026-11-22T10:00:00.250+01:00`. A date or time
     /// without a zone is in `timeZone` (the user's, by default).
     public init?(iso8601 text: String, timeZone: TimeZone = .current) {
-        var scanner = DigitScanner(text.utf8)
+        var text = text
+        guard let timestamp = text.withUTF8({ Self(iso8601: $0, timeZone: timeZone) }) else { return nil }
+        self = timestamp
+    }
+
+    /// Parses the ISO 8601 forms of `init(iso8601:)` from UTF-8 bytes.
+    init?(iso8601 text: UnsafeBufferPointer<UInt8>, timeZone: TimeZone = .current) {
+        var scanner = DigitScanner(text)
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
               let month = scanner.number(digits: 2), (1...12).contains(month), scanner.skip("-"),
               let day = scanner.number(digits: 2), (1...Self.daysIn(month: month, year: year)).contains(day)
@@ -188,10 +195,10 @@ extension Timestamp {
 
 /// Reads fixed-width digit fields from ASCII text.
 private struct DigitScanner {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
-    init(_ text: String.UTF8View) { bytes = Array(text) }
+    init(_ text: UnsafeBufferPointer<UInt8>) { bytes = text }
 
     var isAtEnd: Bool { index == bytes.count }
 
