@@ -98,10 +98,10 @@ private struct Context {
     private mutating func record(_ parser: inout JSONParser) throws {
         recordNumber += 1
         let start = parser.index
-        let value = try syntax { () throws(JSONSyntaxError) in try parser.parseValue() }
+        let fields = try syntax { () throws(JSONSyntaxError) in try RecordFields(&parser) }
         let fetch: Fetch
         do {
-            fetch = try Self.fetch(from: value)
+            fetch = try Self.fetch(from: fields)
         } catch {
             throw position(start, error.message, record: recordNumber)
         }
@@ -136,9 +136,9 @@ private struct Context {
     }
 
     /// Validates one export record and turns it into a fetch.
-    private static func fetch(from value: JSONValue) throws(RecordError) -> Fetch {
-        guard case .object(let fields) = value else {
-            throw RecordError(message: "expected an object, found \(value.typeName)")
+    private static func fetch(from fields: RecordFields) throws(RecordError) -> Fetch {
+        if let notAnObject = fields.notAnObject {
+            throw RecordError(message: "expected an object, found \(notAnObject.typeName)")
         }
         func string(_ key: String) throws(RecordError) -> String? {
             switch fields[key] {
@@ -256,5 +256,44 @@ private struct Context {
             id: id, sessionID: session, source: source, startedAt: startedAt, endedAt: endedAt,
             durationMilliseconds: duration, outcome: outcome, response: response, script: script
         )
+    }
+}
+
+/// One record's values by key, read without a dictionary: an export has a
+/// fixed set of keys, so each has a slot; unknown keys are read and dropped.
+private struct RecordFields {
+    static let keys = [
+        "id", "session", "source", "outcome", "cancelReason", "value", "error", "startedAt", "endedAt",
+        "durationMs", "status", "bytes", "tappedAt", "timeoutMs", "endedBy", "endedByAt", "answerValue",
+        "answerError",
+    ]
+
+    private var slots: [JSONValue?] = Array(repeating: nil, count: keys.count)
+    /// The value, when the record is not an object at all.
+    private(set) var notAnObject: JSONValue?
+
+    init(_ parser: inout JSONParser) throws(JSONSyntaxError) {
+        guard parser.current == UInt8(ascii: "{") else {
+            notAnObject = try parser.parseValue()
+            return
+        }
+        var unknown: Set<String> = []
+        var next = 0
+        try parser.parseMembers { key, keyOffset, parser throws(JSONSyntaxError) in
+            let value = try parser.parseValue(depth: 1)
+            // Exports write the keys in order: try the one after the last first.
+            let slot = next < Self.keys.count && Self.keys[next] == key ? next : Self.keys.firstIndex(of: key)
+            if let slot {
+                next = slot + 1
+                guard slots[slot] == nil else { throw parser.error("the key '\(key)' appears twice", at: keyOffset) }
+                slots[slot] = value
+            } else {
+                guard unknown.insert(key).inserted else { throw parser.error("the key '\(key)' appears twice", at: keyOffset) }
+            }
+        }
+    }
+
+    subscript(key: String) -> JSONValue? {
+        Self.keys.firstIndex(of: key).flatMap { slots[$0] }
     }
 }

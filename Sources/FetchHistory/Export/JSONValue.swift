@@ -86,26 +86,39 @@ struct JSONParser {
     }
 
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        index += 1
         var members: [String: JSONValue] = [:]
+        try parseMembers { key, keyOffset, parser throws(JSONSyntaxError) in
+            guard members[key] == nil else { throw parser.error("the key '\(key)' appears twice", at: keyOffset) }
+            members[key] = try parser.parseValue(depth: depth + 1)
+        }
+        return .object(members)
+    }
+
+    /// Walks the object starting at the current `{`, handing `visit` each
+    /// key, where the key starts, and the parser positioned at the key's
+    /// value, which `visit` must parse. Lets a reader that knows its keys
+    /// keep the values where it wants them, without a dictionary.
+    mutating func parseMembers(
+        _ visit: (String, Int, inout JSONParser) throws(JSONSyntaxError) -> Void
+    ) throws(JSONSyntaxError) {
+        index += 1
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return
         }
         while true {
             skipWhitespace()
             let keyOffset = index
             guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
             let key = try parseString()
-            guard members[key] == nil else { throw error("the key '\(key)' appears twice", at: keyOffset) }
             skipWhitespace()
             try expect(":", "':' after a key")
-            members[key] = try parseValue(depth: depth + 1)
+            try visit(key, keyOffset, &self)
             skipWhitespace()
             if current == UInt8(ascii: ",") { index += 1; continue }
             try expect("}", "',' or '}' after a value")
-            return .object(members)
+            return
         }
     }
 

@@ -124,14 +124,16 @@ extension Timestamp {
     /// Parses an ISO 8601 date or date-time: `2026-11-22`,
     /// `2026-11-22T10:00:00Z`, `2026-11-22T10:00:00.250+01:00`. A date or time
     /// without a zone is in `timeZone` (the user's, by default).
-    public init?(iso8601 text: String, timeZone: TimeZone = .current) {
+    public init?(iso8601 text: String, timeZone: TimeZone? = nil) {
         var text = text
         guard let timestamp = text.withUTF8({ Self(iso8601: $0, timeZone: timeZone) }) else { return nil }
         self = timestamp
     }
 
     /// Parses the ISO 8601 forms of `init(iso8601:)` from UTF-8 bytes.
-    init?(iso8601 text: UnsafeBufferPointer<UInt8>, timeZone: TimeZone = .current) {
+    /// `timeZone` (the user's when nil) is only looked up for a time without
+    /// a zone: `TimeZone.current` is costly, and imports parse four times a row.
+    init?(iso8601 text: UnsafeBufferPointer<UInt8>, timeZone: TimeZone? = nil) {
         var scanner = DigitScanner(text)
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
               let month = scanner.number(digits: 2), (1...12).contains(month), scanner.skip("-"),
@@ -169,6 +171,7 @@ extension Timestamp {
         } else {
             // The zone's offset at that moment; close enough to look it up at
             // the naive UTC reading, then correct once for a DST edge.
+            let timeZone = timeZone ?? .current
             let guess = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
             var offset = Int64(timeZone.secondsFromGMT(for: guess)) * 1000
             let corrected = Date(timeIntervalSince1970: Double(milliseconds - offset) / 1000)
