@@ -173,13 +173,16 @@ struct JSONParser {
         // Most strings have no escapes: make the String straight from the
         // input, with no copy in between.
         var end = index
+        var isASCII = true
         while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            isASCII = isASCII && bytes[end] < 0x80
             end += 1
         }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self) else {
-                throw error("the string starting here is not valid UTF-8", at: start)
-            }
+            let slice = UnsafeBufferPointer(rebasing: bytes[index..<end])
+            // ASCII needs no validation (and skips the generic validating initializer).
+            let validated = isASCII ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+            guard let text = validated else { throw error("the string starting here is not valid UTF-8", at: start) }
             index = end + 1
             return text
         }

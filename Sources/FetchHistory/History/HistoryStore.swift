@@ -154,15 +154,17 @@ public final class HistoryStore: @unchecked Sendable {
             try database.writeTransaction {
                 var summary = ImportSummary(added: 0, skipped: 0)
                 var sessions: Set<UUID> = []
+                let insertSession = try database.prepare(SQL.importSession)
+                let insertFetch = try database.prepare(SQL.importFetch)
                 try produce { fetch in
                     if sessions.insert(fetch.sessionID).inserted {
-                        try database.execute(SQL.importSession, [
+                        try database.execute(insertSession, [
                             .text(fetch.sessionID.lowercased), .integer(fetch.startedAt.millisecondsSince1970),
                             .text(fetch.source),
                         ])
                     }
                     let columns = fetch.outcome.map(StoredOutcome.init)
-                    try database.execute(SQL.importFetch, [
+                    try database.execute(insertFetch, [
                         .text(fetch.id.lowercased), .text(fetch.sessionID.lowercased), .text(fetch.source),
                         .integer(fetch.startedAt.millisecondsSince1970), .integer(fetch.endedAt?.millisecondsSince1970),
                         .integer(fetch.durationMilliseconds), .text(columns?.outcome), .text(columns?.cancelReason),

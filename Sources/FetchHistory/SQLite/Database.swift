@@ -130,20 +130,29 @@ public final class Database {
 
     /// The cached prepared statement for `sql`, bound to `values`.
     func statement(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) -> Statement {
-        let statement: Statement
-        if let cached = statements[sql] {
-            statement = cached
-        } else {
-            statement = try Statement(connection: handle, sql: sql)
-            statements[sql] = statement
-        }
+        let statement = try prepare(sql)
         try statement.bind(values)
+        return statement
+    }
+
+    /// The cached prepared statement for `sql`. Loops that run one statement
+    /// many times (an import) keep it, rather than finding it by its text
+    /// for every row.
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statements[sql] { return cached }
+        let statement = try Statement(connection: handle, sql: sql)
+        statements[sql] = statement
         return statement
     }
 
     /// Runs one statement to completion.
     public func execute(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) {
-        let statement = try statement(sql, values)
+        try execute(prepare(sql), values)
+    }
+
+    /// Runs a prepared statement to completion with `values`.
+    public func execute(_ statement: Statement, _ values: [SQLValue]) throws(SQLiteError) {
+        try statement.bind(values)
         while try statement.step() {}
     }
 
