@@ -12,28 +12,20 @@ struct StatsCommand: ParsableCommand {
             Examples:
               fetch-history stats
               fetch-history stats --since 7d --source random --format json
+              fetch-history stats --session 853a984f
             """
     )
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp("Only fetches started at or after T (date, date-time, or 15m/2h/7d ago).", valueName: "T"))
-    var since: TimeArgument?
-
-    @Option(help: ArgumentHelp("Only fetches started before T.", valueName: "T"))
-    var until: TimeArgument?
-
-    @Option(help: ArgumentHelp("Only fetches from this source.", valueName: "source"))
-    var source: String?
+    @OptionGroup var filters: FilterOptions
 
     @Option(help: "text or json.")
     var format = TextFormat.text
 
     func run() throws {
         let store = try database.openForReading()
-        let statistics = try store.statistics(
-            matching: HistoryFilter(source: source, since: since?.timestamp, until: until?.timestamp)
-        )
+        let statistics = try store.statistics(matching: try filters.filter(in: store))
         let output = OutputStream.standardOutput()
         try output.write(format == .json ? Self.json(statistics) : Self.text(statistics))
         try output.flush()
