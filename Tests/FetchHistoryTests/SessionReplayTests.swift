@@ -86,6 +86,25 @@ extension FetchViewStateTests {
         #expect(report.steps.last?.isProcessing == false)
     }
 
+    @Test func aCancelInTheSameMillisecondAsItsTapReplaysExactly() async throws {
+        let recording = try await record { viewState, client, clock in
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled()
+            await clock.advance(by: .milliseconds(40))
+            await client.resume(returning: 4)
+            _ = try await withTimeout { try await viewState.fetchTask?.value }
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled(times: 2)
+            viewState.cancelButtonTapped()
+        }
+        #expect(try recording.fetches().map(\.outcome) == [.succeeded(4), .cancelled(.user)])
+
+        let report = try await replay(recording.fetches(), of: recording)
+
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.steps.map(\.event) == ["fetch 1 tapped", "fetch 1 answered 4", "fetch 2 tapped", "cancel tapped"])
+    }
+
     @Test func aSupersededFetchReplaysExactly() async throws {
         let recording = try await record { viewState, client, clock in
             viewState.fetchButtonTapped()

@@ -108,16 +108,12 @@ public struct SessionReplay {
             }
             answers.append(answer)
         }
-        // At one moment: answers and timeouts land before the user acts.
-        func rank(_ action: Action) -> Int {
-            switch action {
-            case .answer, .timeout: 0
-            case .cancel: 1
-            case .tap: 2
-            }
-        }
+        // Within one millisecond, causes keep their order: fetch by fetch,
+        // each fetch's tap before whatever ended it (a cancel tapped in the
+        // same millisecond as its fetch must not come first).
         self.items = items.enumerated().sorted { lhs, rhs in
-            (lhs.element.at, rank(lhs.element.action), lhs.offset) < (rhs.element.at, rank(rhs.element.action), rhs.offset)
+            (lhs.element.at, lhs.element.fetch, lhs.element.action == .tap ? 0 : 1, lhs.offset)
+                < (rhs.element.at, rhs.element.fetch, rhs.element.action == .tap ? 0 : 1, rhs.offset)
         }.map(\.element)
         self.answers = answers
         self.recorded = fetches
