@@ -12,16 +12,9 @@ import FoundationNetworking
 /// HTTP scenarios through the view state. In the serialized suite because
 /// they use the main serial executor.
 extension FetchViewStateTests {
-    /// A stub whose answers wait until the test releases them (or the
-    /// request is cancelled).
+    /// A stub whose requests never get an answer: they end when cancelled.
     final class SlowServer: Sendable {
-        let stub: URLProtocolStub
-        init(body: String = "42") {
-            stub = URLProtocolStub { _ in
-                try await Task.sleep(for: .seconds(120))
-                return .ok(body)
-            }
-        }
+        let stub = URLProtocolStub { _ in try await waitUntilCancelled() }
     }
 
     @Test func anHTTPFetchRecordsItsStatusAndSize() async throws {

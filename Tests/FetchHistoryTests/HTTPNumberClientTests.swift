@@ -108,8 +108,7 @@ import FoundationNetworking
 
     @Test func cancellingTheCallingTaskCancelsTheRequest() async throws {
         let stub = URLProtocolStub { _ in
-            try await Task.sleep(for: .seconds(60))
-            return .ok("1")
+            try await waitUntilCancelled()
         }
         let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration)
         let fetch = Task { try await client.fetchAnswer() }

@@ -41,6 +41,15 @@ extension FetchEnd.Cause {
     }
 }
 
+/// Suspends until the calling task is cancelled, then throws
+/// `CancellationError`: a server that never answers.
+func waitUntilCancelled() async throws -> Never {
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    defer { continuation.finish() }
+    for await _ in stream {}
+    throw CancellationError()
+}
+
 /// A fresh temporary folder, removed by the caller.
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appending(path: "fetch-history-tests-\(UUID().uuidString)")

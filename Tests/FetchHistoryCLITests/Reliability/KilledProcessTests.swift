@@ -5,7 +5,9 @@ extension ReliabilityTests {
     @Suite("A killed process loses nothing it finished, and its fetch in flight reads as interrupted")
     struct KilledProcesses {
         /// Each round starts a writer of 1,000 quick fetches and SIGKILLs it
-        /// after a random delay, while a slow fetch of another process stays
+        /// at a random moment of its own progress — after a random number of
+        /// recorded (printed) fetches, then a random number of executor turns
+        /// into the next one — while a slow fetch of another process stays
         /// in flight in the same database the whole time. After each kill:
         /// the database is sound; every fetch the child printed (it prints a
         /// fetch after recording it) is in the export, byte for byte; what
@@ -15,7 +17,7 @@ extension ReliabilityTests {
         /// which never reads as interrupted.
         @Test func sigkillAtRandomMomentsLosesNoEndedFetchAndLeavesNoRunningOne() async throws {
             let kills = Reliability.setting("RELIABILITY_KILLS", default: 50)
-            let maximumDelay = 250
+            let maximumPrinted = 40
             var random = Reliability.random(for: "kills")
             let sandbox = try Sandbox()
 
@@ -29,15 +31,18 @@ extension ReliabilityTests {
             var checks = 0, strayRunning = 0, slowShownInterrupted = 0
             let started = ContinuousClock.now
             for round in 1...kills {
-                // When a writer is killed after a random delay
-                let delay = Int.random(in: 0...maximumDelay, using: &random)
+                // When a writer is killed at a random point of its run
+                let printedBefore = Int.random(in: 0...maximumPrinted, using: &random)
+                let turns = Int.random(in: 0...500, using: &random)
                 let child = try await sandbox.start(
                     "fetch", "--count", "1000", "--latency", "1ms", "--interval", "0", "--format", "json"
                 )
-                try await Task.sleep(for: .milliseconds(delay))
+                _ = await child.waitForPrintedLines(printedBefore)
+                for _ in 0..<turns { await Task.yield() }
                 child.send(SIGKILL)
+                let delay = "\(printedBefore) printed + \(turns) turns"
                 let result = try await child.wait(limit: .seconds(30))
-                let context = "round \(round), killed after \(delay) ms (seed \(Reliability.seed))"
+                let context = "round \(round), killed after \(delay) (seed \(Reliability.seed))"
                 #expect(result.wasSignalled && result.status == SIGKILL, "\(context): not killed: \(result)")
                 #expect(result.standardError.isEmpty, "\(context): \(result)")
 
@@ -99,7 +104,7 @@ extension ReliabilityTests {
             #expect(slowRecord?.outcome == "cancelled", "\(String(describing: slowRecord))")
 
             Reliability.summary(
-                "killed processes: \(checks) SIGKILLs at 0–\(maximumDelay) ms (seed \(Reliability.seed)) in \(seconds(elapsed)): "
+                "killed processes: \(checks) SIGKILLs after 0–\(maximumPrinted) printed fetches and 0–500 executor turns (seed \(Reliability.seed)) in \(seconds(elapsed)): "
                     + "\(killedInFlight) mid-fetch → interrupted, \(killedBetween) between fetches, \(unprintedEnded) ended but unprinted; "
                     + "\(printedTotal) printed fetches, \(printedTotal - lostPrinted) recorded as printed, \(strayRunning) left running, "
                     + "integrity failures \(integrityFailures), live fetch shown interrupted in \(slowShownInterrupted) of \(checks) checks"
@@ -116,12 +121,18 @@ extension ReliabilityTests {
             var outcomes: [String: Int] = [:]
             for round in 1...rounds {
                 let path = sandbox.path("new-\(round)/history.sqlite")
-                let delay = Int.random(in: 20...90, using: &random)
+                // Killed a random number of the test executor's turns after
+                // the file appears: while its schema is written, or later.
+                let turns = Int.random(in: 0...2_000, using: &random)
                 let child = try await sandbox.start("fetch", "--latency", "1ms", "--database", path)
-                try await Task.sleep(for: .milliseconds(delay))
+                let appeared = ContinuousClock.now + .seconds(20)
+                while !FileManager.default.fileExists(atPath: path), child.isRunning, ContinuousClock.now < appeared {
+                    await Task.yield()
+                }
+                for _ in 0..<turns { await Task.yield() }
                 child.send(SIGKILL)
                 let result = try await child.wait(limit: .seconds(30))
-                let context = "round \(round), killed after \(delay) ms (seed \(Reliability.seed))"
+                let context = "round \(round), killed after \(turns) turns (seed \(Reliability.seed))"
 
                 guard FileManager.default.fileExists(atPath: path) else {
                     outcomes["before the file", default: 0] += 1
@@ -139,7 +150,7 @@ extension ReliabilityTests {
                 outcomes[kind, default: 0] += 1
             }
             Reliability.summary(
-                "killed while creating: \(rounds) SIGKILLs at 20–90 ms into a new database (seed \(Reliability.seed)): "
+                "killed while creating: \(rounds) SIGKILLs 0–2,000 executor turns after the new database file appeared (seed \(Reliability.seed)): "
                     + outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
                     + "; every file left was completed by the next fetch, integrity ok"
             )

@@ -157,8 +157,9 @@ extension ReliabilityTests {
         }
 
         /// Writes `data` into the FIFO at `path` on a thread of its own, once
-        /// a reader opens it (polling, so a reader that never comes cannot
-        /// hang the test), and says how far it got.
+        /// a reader opens it (trying again, yielding the CPU, until `limit`,
+        /// so a reader that never comes cannot hang the test), and says how
+        /// far it got.
         static func feed(_ data: Data, into path: String, for limit: Duration, unless stop: StopFlag) -> Task<String, Never> {
             Task {
                 await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
@@ -168,7 +169,7 @@ extension ReliabilityTests {
                         while ContinuousClock.now < deadline, !stop.value.withLock({ $0 }) {
                             descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
                             if descriptor >= 0 || errno != ENXIO { break }
-                            usleep(10_000)
+                            sched_yield()
                         }
                         guard descriptor >= 0 else { return continuation.resume(returning: "found no reader") }
                         defer { close(descriptor) }

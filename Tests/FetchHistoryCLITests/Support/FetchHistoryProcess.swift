@@ -160,9 +160,9 @@ final class FetchHistoryProcess: @unchecked Sendable {
         try? inputPipe.read.close()
 
         if standardOutput == .capture {
-            Self.drain(outputPipe.read, group: drained) { data in self.output.withLock { $0 = data } }
+            Self.drain(outputPipe.read, group: drained) { data in self.output.withLock { $0.append(data) } }
         }
-        Self.drain(errorPipe.read, group: drained) { data in self.errors.withLock { $0 = data } }
+        Self.drain(errorPipe.read, group: drained) { data in self.errors.withLock { $0.append(data) } }
         let inputHandle = inputPipe.write
         if let standardInput {
             Thread {
@@ -192,15 +192,32 @@ final class FetchHistoryProcess: @unchecked Sendable {
         )
     }
 
-    /// Reads `handle` to its end on a thread of its own.
+    /// Reads `handle` to its end on a thread of its own, handing over each
+    /// chunk as it comes, so a test can follow the child's progress.
     private static func drain(_ handle: FileHandle, group: DispatchGroup, store: @escaping @Sendable (Data) -> Void) {
         group.enter()
         Thread {
-            let data = handle.readDataToEndOfFile()
-            store(data)
+            while case let chunk = handle.availableData, !chunk.isEmpty { store(chunk) }
             try? handle.close()
             group.leave()
         }.start()
+    }
+
+    /// Complete lines the child has printed so far (captured output only).
+    var printedLineCount: Int {
+        output.withLock { data in data.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 } }
+    }
+
+    /// Yields until the child has printed `count` lines; false if it exited
+    /// first or `limit` passed. Each fetch line is printed after the fetch is
+    /// recorded, so this follows the child's own progress.
+    func waitForPrintedLines(_ count: Int, limit: Duration = .seconds(20)) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while printedLineCount < count {
+            guard isRunning, ContinuousClock.now < deadline else { return false }
+            await Task.yield()
+        }
+        return true
     }
 
     /// Sends `signal` to the child.
