@@ -7,8 +7,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FetchHistory", targets: ["FetchHistory"]),
+        .library(name: "FetchHistoryHTTP", targets: ["FetchHistoryHTTP"]),
         .library(name: "FetchHistoryTesting", targets: ["FetchHistoryTesting"]),
         .executable(name: "fetch-history", targets: ["fetch-history"]),
+        .executable(name: "fetch-history-http", targets: ["fetch-history-http"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -37,21 +39,41 @@ let package = Package(
             dependencies: ["CSQLite"],
             plugins: ["EmbedMigrations"]
         ),
+        // The HTTP source: URLSession, which on Linux links libcurl.
+        .target(
+            name: "FetchHistoryHTTP",
+            dependencies: ["FetchHistory"]
+        ),
         .target(
             name: "FetchHistoryTesting",
             dependencies: ["FetchHistory"]
         ),
-        .executableTarget(
-            name: "fetch-history",
+        // The commands, shared by the two executables below.
+        .target(
+            name: "FetchHistoryCLI",
             dependencies: [
                 "FetchHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Every command, without libcurl: it starts in a few milliseconds.
+        // Statically linked in release, where start-up matters; a command
+        // that fetches over HTTP re-runs in fetch-history-http.
+        .executableTarget(
+            name: "fetch-history",
+            dependencies: ["FetchHistoryCLI"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+        ),
+        // The same commands with the HTTP source linked in.
+        .executableTarget(
+            name: "fetch-history-http",
+            dependencies: ["FetchHistoryCLI", "FetchHistoryHTTP"]
+        ),
         .testTarget(
             name: "FetchHistoryTests",
             dependencies: [
                 "FetchHistory",
+                "FetchHistoryHTTP",
                 "FetchHistoryTesting",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
@@ -62,6 +84,7 @@ let package = Package(
             name: "FetchHistoryCLITests",
             dependencies: [
                 "fetch-history",
+                "fetch-history-http",
                 "FetchHistory",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]

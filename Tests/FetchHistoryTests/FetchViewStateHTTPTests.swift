@@ -2,6 +2,7 @@ import Clocks
 import Synchronization
 import ConcurrencyExtras
 @testable import FetchHistory
+import FetchHistoryHTTP
 import FetchHistoryTesting
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import FetchHistory
+import FetchHistoryHTTP
 import FetchHistoryTesting
 import Foundation
 import Testing

@@ -2,8 +2,9 @@
 ///
 /// An actor protocol, so a client can keep state (a session, a counter)
 /// safely. Implementations must honour task cancellation: a cancelled fetch
-/// should end promptly by throwing (`CancellationError` or, for URLSession on
-/// Linux, `URLError(.cancelled)`).
+/// should end promptly by throwing (`CancellationError`, or whatever the
+/// cancelled work threw: the view state records any error thrown after
+/// cancellation as a cancellation).
 public protocol APIClient: Actor {
     func fetchRandomNumber() async throws -> Int
 

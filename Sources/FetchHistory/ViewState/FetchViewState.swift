@@ -151,7 +151,7 @@ public final class FetchViewState {
             outcome = .timedOut
             cause = .timeout
             endOffset = startOffset + (timeout ?? .zero)
-        } catch where Self.isCancellation(error) || Task.isCancelled {
+        } catch where error is CancellationError || Task.isCancelled {
             let (reason, at) = attempt.cancellation ?? (.user, timeline.now())
             outcome = .cancelled(reason)
             cause = reason == .superseded ? .fetchTap : .cancelTap
@@ -231,14 +231,6 @@ public final class FetchViewState {
         current = nil
         isProcessing = false
         return true
-    }
-
-    /// Cancelling a URLSession task on Linux throws `URLError(.cancelled)`
-    /// rather than `CancellationError`; both mean the fetch was cancelled.
-    private static func isCancellation(_ error: any Error) -> Bool {
-        if error is CancellationError { return true }
-        let error = error as NSError
-        return error.domain == "NSURLErrorDomain" && error.code == -999
     }
 
     private static func message(for error: any Error) -> String {

@@ -134,7 +134,7 @@ struct LiveReplay {
             throw CLIError("the session's URL had secrets, which were never recorded, so it cannot be fetched again; record a new session instead")
         } else if let url = URL(string: session.source), ["http", "https"].contains(url.scheme) {
             guard latency == nil else { throw ValidationError("--latency applies to the random source only") }
-            client = HTTPNumberClient(url: url)
+            client = try FetchHistoryCommand.http.client(for: url)
         } else {
             throw CLIError("the source '\(session.source)' cannot be fetched live")
         }

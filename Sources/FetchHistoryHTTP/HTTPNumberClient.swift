@@ -1,3 +1,4 @@
+import FetchHistory
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
@@ -17,8 +18,8 @@ import FoundationNetworking
 /// let answer = try await client.fetchAnswer()   // value, status, size
 /// ```
 ///
-/// Cancelling the calling task cancels the request; on Linux that surfaces
-/// as `URLError(.cancelled)`, which the view state records as cancelled.
+/// Cancelling the calling task cancels the request and throws
+/// `CancellationError`.
 public actor HTTPNumberClient: APIClient {
     /// 1 MiB.
     public static let defaultMaximumBytes = 1 << 20
@@ -54,7 +55,7 @@ public actor HTTPNumberClient: APIClient {
         let (body, status) = try await download(request)
         let response = SourceResponse(status: status, bytes: body.count)
         guard (200...299).contains(status) else { throw HTTPFetchError.status(response) }
-        guard let value = Self.number(in: body) else {
+        guard let value = NumberBody.number(in: body) else {
             let text = String(decoding: body.prefix(4 * 80), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             throw HTTPFetchError.notANumber(preview: String(text.prefix(80)), response)
         }
@@ -76,37 +77,11 @@ public actor HTTPNumberClient: APIClient {
             } onCancel: {
                 task.cancel()
             }
-        } catch let error as URLError where error.code != .cancelled {
+        } catch let error as URLError {
+            // Cancelling the task surfaces as URLError(.cancelled) on Linux.
+            if error.code == .cancelled { throw CancellationError() }
             throw HTTPFetchError.transport(error, host: host)
         }
-    }
-
-    /// The integer a body holds, if it holds one.
-    static func number(in body: Data) -> Int? {
-        let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if let value = Int(text) { return value }
-        let value: JSONValue? = body.withUnsafeBytes { raw in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
-            guard let value = try? parser.parseValue() else { return nil }
-            parser.skipWhitespace()
-            return parser.isAtEnd ? value : nil
-        }
-        switch value {
-        case .number(let text)?: return integer(text)
-        case .object(let fields)?:
-            for key in ["number", "value"] {
-                if case .number(let text)? = fields[key] { return integer(text) }
-            }
-            return nil
-        default: return nil
-        }
-    }
-
-    /// A JSON number's integer value: `42`, `42.0` and `4.2e1` are 42; `42.5` is not an integer.
-    private static func integer(_ text: String) -> Int? {
-        if let value = Int(text) { return value }
-        guard let double = Double(text), double.rounded() == double, abs(double) < 9.0e15 else { return nil }
-        return Int(double)
     }
 }
 

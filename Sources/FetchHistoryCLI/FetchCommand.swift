@@ -72,9 +72,8 @@ struct FetchCommand: AsyncParsableCommand {
         let client: any APIClient
         let recordedSource: String
         if let url = httpURL {
-            let http = HTTPNumberClient(url: url)
-            client = http
-            recordedSource = http.source
+            client = try FetchHistoryCommand.http.client(for: url)
+            recordedSource = RedactedURL(url).description
         } else {
             client = RandomNumberClient(latency: latency?.duration ?? .seconds(1))
             recordedSource = RandomNumberClient.sourceName

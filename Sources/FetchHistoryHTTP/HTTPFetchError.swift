@@ -1,3 +1,4 @@
+import FetchHistory
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

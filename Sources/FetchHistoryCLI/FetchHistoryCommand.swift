@@ -1,12 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `fetch-history` command: records fetches and reads the history back.
-@main
-struct FetchHistoryCommand: AsyncParsableCommand {
+public struct FetchHistoryCommand: AsyncParsableCommand {
     static let version = "0.1.0"
 
-    static let configuration = CommandConfiguration(
+    public static let configuration = CommandConfiguration(
         commandName: "fetch-history",
         abstract: "Record every fetch of a number, and list, query and export the history.",
         discussion: """
@@ -25,10 +25,20 @@ struct FetchHistoryCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Parses the arguments and runs the command. Usage errors print the
-    /// usage and exit 64; any other failure prints one `error: …` line and
-    /// exits 1.
-    static func main() async {
+    /// Where `fetch` and `replay --live` get the HTTP source from.
+    @TaskLocal static var http = HTTPClientProvider.companion(executable: "fetch-history-http")
+
+    public init() {}
+
+    /// Parses the arguments and runs the command, with the HTTP source
+    /// from `http`. Usage errors print the usage and exit 64; any other
+    /// failure prints one `error: …` line and exits 1.
+    public static func main(http: HTTPClientProvider) async -> Never {
+        await $http.withValue(http) { await parseAndRun() }
+        Glibc.exit(0)
+    }
+
+    private static func parseAndRun() async {
         // A closed pipe (`export | head`) becomes EPIPE on write, which the
         // output stream turns into a quiet end instead of a killed process.
         signal(SIGPIPE, SIG_IGN)
@@ -46,7 +56,7 @@ struct FetchHistoryCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch is OutputClosed {
-            Foundation.exit(0)
+            Glibc.exit(0)
         } catch let error as ExitCode {
             exit(withError: error)
         } catch let error as ValidationError {
@@ -59,7 +69,7 @@ struct FetchHistoryCommand: AsyncParsableCommand {
             exit(withError: error)
         } catch {
             StandardError.write("error: \(String(describing: error).terminalSafe)\n")
-            Foundation.exit(1)
+            Glibc.exit(1)
         }
     }
 
@@ -71,6 +81,6 @@ struct FetchHistoryCommand: AsyncParsableCommand {
         var message = fullMessage(for: error)
         if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst("Error: ".count) }
         StandardError.write(message + "\n")
-        Foundation.exit(code.rawValue)
+        Glibc.exit(code.rawValue)
     }
 }

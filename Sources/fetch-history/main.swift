@@ -1,0 +1,3 @@
+import FetchHistoryCLI
+
+await FetchHistoryCommand.main(http: .companion(executable: "fetch-history-http"))
