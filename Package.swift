@@ -2,6 +2,12 @@
 
 import PackageDescription
 
+// The library and the commands import FoundationEssentials, not Foundation:
+// Foundation's ICU and its thousands of protocol conformances triple the
+// time every command takes to start. Each file must import what it uses, so
+// that a Foundation-only API can't slip in through another file's import.
+let essentialsOnly: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "fetch-history",
     platforms: [.macOS(.v15)],
@@ -37,6 +43,7 @@ let package = Package(
         .target(
             name: "FetchHistory",
             dependencies: ["CSQLite"],
+            swiftSettings: essentialsOnly,
             plugins: ["EmbedMigrations"]
         ),
         // The HTTP source: URLSession, which on Linux links libcurl.
@@ -54,7 +61,8 @@ let package = Package(
             dependencies: [
                 "FetchHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: essentialsOnly
         ),
         // Every command, without libcurl: it starts in a few milliseconds.
         // Statically linked in release, where start-up matters; a command

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchHistory
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `--database`, shared by every command, and where the history lives when
 /// it is not given.
@@ -22,14 +23,14 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// The database path from the option, the environment, or the XDG default.
-    func path(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+    func path(environment: (String) -> String? = Self.environment) throws -> String {
         if let database { return Self.expandTilde(database, environment: environment) }
-        if let path = environment["FETCH_HISTORY_DB"], !path.isEmpty { return Self.expandTilde(path, environment: environment) }
+        if let path = environment("FETCH_HISTORY_DB"), !path.isEmpty { return Self.expandTilde(path, environment: environment) }
         // The XDG spec ignores relative values of XDG_DATA_HOME.
-        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+        if let dataHome = environment("XDG_DATA_HOME"), dataHome.hasPrefix("/") {
             return dataHome + "/fetch-history/history.sqlite"
         }
-        guard let home = environment["HOME"], !home.isEmpty else {
+        guard let home = environment("HOME"), !home.isEmpty else {
             throw CLIError("HOME is not set, so there is no default database; pass --database PATH")
         }
         return home + "/.local/share/fetch-history/history.sqlite"
@@ -49,21 +50,30 @@ struct DatabaseOptions: ParsableArguments {
     /// file (mode 0600) if they are missing.
     func openForWriting() throws -> HistoryStore {
         let path = try path()
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
-                )
-            } catch {
-                throw CLIError("cannot create the folder \(folder) for the history: \((error as NSError).localizedDescription)")
-            }
-        }
+        let folder = path.folderAndName.folder
+        if !folder.isEmpty { try Self.createFolder(folder) }
         return try HistoryStore(path: path, access: .create)
     }
 
-    private static func expandTilde(_ path: String, environment: [String: String]) -> String {
-        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] else { return path }
+    private static func expandTilde(_ path: String, environment: (String) -> String?) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment("HOME") else { return path }
         return home + path.dropFirst()
+    }
+
+    /// Creates `folder` and any missing parents, mode 0700.
+    private static func createFolder(_ folder: String) throws {
+        var path = folder.hasPrefix("/") ? "" : "."
+        for component in folder.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0, errno != EEXIST {
+                throw CLIError("cannot create the folder \(folder) for the history: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// A variable of this process's environment (getenv: building
+    /// ProcessInfo's whole dictionary costs more than a `list`'s query).
+    private static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 }

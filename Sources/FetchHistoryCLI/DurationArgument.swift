@@ -1,6 +1,6 @@
 import ArgumentParser
 import FetchHistory
-import Foundation
+import FoundationEssentials
 
 /// A duration on the command line: `250ms`, `2s`, `1.5s`, `1m`, `1h`, `7d`, or `0`.
 struct DurationArgument: ExpressibleByArgument, Hashable {
@@ -41,9 +41,15 @@ extension DurationArgument: CustomStringConvertible {
     /// `250ms`, `1.002s`, `2m03.500s`: short, exact to the millisecond.
     static func format(milliseconds: Int64) -> String {
         if milliseconds < 1000 { return "\(milliseconds)ms" }
-        let seconds = Double(milliseconds) / 1000
-        if milliseconds < 60_000 { return String(format: "%.3fs", seconds) }
-        return "\(milliseconds / 60_000)m" + String(format: "%06.3fs", Double(milliseconds % 60_000) / 1000)
+        let seconds = "\(milliseconds / 1000 % 60).\(digits(milliseconds % 1000, 3))s"
+        if milliseconds < 60_000 { return seconds }
+        return "\(milliseconds / 60_000)m" + (milliseconds % 60_000 < 10_000 ? "0" : "") + seconds
+    }
+
+    /// `value` with leading zeros to `count` digits.
+    private static func digits(_ value: Int64, _ count: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: Swift.max(0, count - text.count)) + text
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchHistory
-import Foundation
+import FoundationEssentials
+import Glibc
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -62,8 +63,7 @@ struct AtomicFile {
 
     init(path: String) throws {
         self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let (folder, name) = path.folderAndName
         var template = Array(((folder.isEmpty ? "." : folder) + "/.\(name).XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {

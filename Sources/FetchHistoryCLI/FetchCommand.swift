@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchHistory
-import Foundation
+import FoundationEssentials
+import Glibc
 
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

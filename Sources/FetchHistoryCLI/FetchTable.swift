@@ -1,27 +1,28 @@
 import FetchHistory
-import Foundation
+import FoundationEssentials
 
 /// Fetches as aligned text rows. Columns have fixed widths so rows can be
 /// printed as they are read, however many there are.
 struct FetchTable {
     var color: Bool
-    var timeZone: TimeZone = .current
+    /// The zone times are shown in; nil for the user's.
+    var timeZone: TimeZone?
 
     private static let resultWidth = 40
 
     var header: String {
-        pad("ID", 8) + "  " + pad("STARTED", 19) + "  " + pad("DURATION", 9, right: true) + "  "
-            + pad("OUTCOME", 11) + "  " + pad("HTTP", 4) + "  " + pad("BYTES", 7, right: true) + "  "
-            + pad("RESULT", Self.resultWidth) + "  SOURCE"
+        "ID".padded(to: 8) + "  " + "STARTED".padded(to: 19) + "  " + "DURATION".padded(to: 9, right: true) + "  "
+            + "OUTCOME".padded(to: 11) + "  " + "HTTP".padded(to: 4) + "  " + "BYTES".padded(to: 7, right: true) + "  "
+            + "RESULT".padded(to: Self.resultWidth) + "  SOURCE"
     }
 
     func row(_ fetch: Fetch) -> String {
         let duration = fetch.durationMilliseconds.map(DurationArgument.format(milliseconds:)) ?? "-"
         return String(fetch.id.lowercased.prefix(8)) + "  " + fetch.startedAt.localDescription(in: timeZone) + "  "
-            + pad(duration, 9, right: true) + "  " + paint(pad(fetch.status.rawValue, 11), fetch.status) + "  "
-            + pad(fetch.response.map { String($0.status) } ?? "-", 4) + "  "
-            + pad(fetch.response.map { String($0.bytes) } ?? "-", 7, right: true) + "  "
-            + pad(Self.truncate(Self.result(of: fetch).terminalSafe, to: Self.resultWidth), Self.resultWidth) + "  "
+            + duration.padded(to: 9, right: true) + "  " + paint(fetch.status.rawValue.padded(to: 11), fetch.status) + "  "
+            + (fetch.response.map { String($0.status) } ?? "-").padded(to: 4) + "  "
+            + (fetch.response.map { String($0.bytes) } ?? "-").padded(to: 7, right: true) + "  "
+            + Self.truncate(Self.result(of: fetch).terminalSafe, to: Self.resultWidth).padded(to: Self.resultWidth) + "  "
             + fetch.source.terminalSafe
     }
 
@@ -46,11 +47,6 @@ struct FetchTable {
         case .running: "36"
         }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"
-    }
-
-    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let padding = String(repeating: " ", count: max(0, width - text.count))
-        return right ? padding + text : text + padding
     }
 
     private static func truncate(_ text: String, to width: Int) -> String {

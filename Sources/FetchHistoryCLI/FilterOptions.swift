@@ -1,6 +1,6 @@
 import ArgumentParser
 import FetchHistory
-import Foundation
+import FoundationEssentials
 
 /// The filters `list` and `export` share.
 struct FilterOptions: ParsableArguments {

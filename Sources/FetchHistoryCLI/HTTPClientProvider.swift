@@ -27,8 +27,13 @@ public enum HTTPClientProvider: Sendable {
             var arguments: [UnsafeMutablePointer<CChar>?] = ([path] + CommandLine.arguments.dropFirst()).map { strdup($0) }
             arguments.append(nil)
             execv(path, arguments)
-            let reason = String(cString: strerror(errno))
-            throw CLIError("the HTTP source is in \(path), which could not be started: \(reason)")
+            guard errno != ENOENT else {
+                throw CLIError(
+                    "fetching over HTTP needs \(name) beside this program, at \(path), and it is not there "
+                        + "(`swift build -c release` builds both; install them together)"
+                )
+            }
+            throw CLIError("fetching over HTTP needs \(path), which could not be started: \(String(cString: strerror(errno)))")
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The reader of our output went away (`export | head`): stop quietly.
 struct OutputClosed: Error {}
@@ -35,7 +36,7 @@ final class OutputStream {
         var offset = 0
         while offset < buffer.count {
             let written = buffer.withUnsafeBytes { raw in
-                Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
             }
             if written < 0 {
                 if errno == EINTR { continue }
@@ -53,7 +54,16 @@ final class OutputStream {
 /// Messages for the user, unbuffered, on standard error.
 enum StandardError {
     static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
     }
 
     static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
@@ -64,6 +74,6 @@ enum Terminal {
     /// Colour only on a terminal, and never when `NO_COLOR` is set and non-empty.
     static var wantsColor: Bool {
         guard isatty(STDOUT_FILENO) == 1 else { return false }
-        return (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        return (getenv("NO_COLOR")?.pointee ?? 0) == 0
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FetchHistory
-import Foundation
+import FoundationEssentials
 
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -80,16 +80,16 @@ struct ReplayCommand: AsyncParsableCommand {
     static func text(_ report: ReplayReport, session: Session) -> String {
         var lines = [
             "replaying session \(session.id.lowercased.prefix(8)) (\(session.source.terminalSafe), started \(session.startedAt.localDescription()))",
-            "  OFFSET  " + "EVENT".padding(toLength: 34, withPad: " ", startingAt: 0) + "PROCESSING  "
-                + "NUMBER".padding(toLength: 18, withPad: " ", startingAt: 0) + "ERROR",
+            "  OFFSET  " + "EVENT".padded(to: 34) + "PROCESSING  "
+                + "NUMBER".padded(to: 18) + "ERROR",
         ]
         for step in report.steps {
             let offset = String(step.offset.wholeMilliseconds) + "ms"
             lines.append(
                 String(repeating: " ", count: max(0, 8 - offset.count)) + offset + "  "
-                    + step.event.terminalSafe.padding(toLength: 34, withPad: " ", startingAt: 0)
-                    + (step.isProcessing ? "yes" : "no").padding(toLength: 12, withPad: " ", startingAt: 0)
-                    + step.numberLabel.padding(toLength: 18, withPad: " ", startingAt: 0) + (step.error?.terminalSafe ?? "-")
+                    + step.event.terminalSafe.padded(to: 34)
+                    + (step.isProcessing ? "yes" : "no").padded(to: 12)
+                    + step.numberLabel.padded(to: 18) + (step.error?.terminalSafe ?? "-")
             )
         }
         if let stoppedAt = report.stoppedAt { lines.append(stoppedAt) }
@@ -170,8 +170,8 @@ struct LiveReplay {
                 return fetch.status.rawValue + (fetch.value.map { " \($0)" } ?? "")
                     + (fetch.durationMilliseconds.map { " in \(DurationArgument.format(milliseconds: $0))" } ?? "")
             }
-            lines.append(String(index + 1).padding(toLength: 7, withPad: " ", startingAt: 0)
-                + describe(index < fetches.count ? fetches[index] : nil).padding(toLength: 26, withPad: " ", startingAt: 0)
+            lines.append(String(index + 1).padded(to: 7)
+                + describe(index < fetches.count ? fetches[index] : nil).padded(to: 26)
                 + describe(index < live.count ? live[index] : nil))
         }
         let same = zip(fetches, live).filter { $0.status == $1.status }.count

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FetchHistory
-import Foundation
+import FoundationEssentials
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -57,7 +57,7 @@ struct ShowCommand: ParsableCommand {
             lines.append(("session recorder", recorder))
         }
         let width = lines.map(\.0.count).max() ?? 0
-        return lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1.terminalSafe + "\n" }.joined()
+        return lines.map { $0.0.padded(to: width) + "  " + $0.1.terminalSafe + "\n" }.joined()
     }
 
     static func json(_ fetch: Fetch, _ session: Session?) -> String {

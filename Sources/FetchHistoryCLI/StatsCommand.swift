@@ -1,6 +1,6 @@
 import ArgumentParser
 import FetchHistory
-import Foundation
+import FoundationEssentials
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,9 +37,9 @@ struct StatsCommand: ParsableCommand {
     static func text(_ statistics: HistoryStatistics) -> String {
         var lines = ["fetches       \(statistics.total)"]
         for status in statuses {
-            lines.append(status.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0) + "\(statistics.counts[status, default: 0])")
+            lines.append(status.rawValue.padded(to: 14) + "\(statistics.counts[status, default: 0])")
         }
-        lines.append("success rate  " + (statistics.successRate.map { String(format: "%.1f%%", $0 * 100) } ?? "-"))
+        lines.append("success rate  " + (statistics.successRate.map { Self.decimal($0 * 100, places: 1) + "%" } ?? "-"))
         if let latency = statistics.latency {
             let format = DurationArgument.format(milliseconds:)
             lines.append("latency       p50 \(format(latency.p50))  p90 \(format(latency.p90))  p99 \(format(latency.p99))  max \(format(latency.max))")
@@ -51,10 +51,19 @@ struct StatsCommand: ParsableCommand {
 
     static func json(_ statistics: HistoryStatistics) -> String {
         let counts = statuses.map { "\"\($0.rawValue)\":\(statistics.counts[$0, default: 0])" }.joined(separator: ",")
-        let rate = statistics.successRate.map { String(format: "%.6f", $0) } ?? "null"
+        let rate = statistics.successRate.map { Self.decimal($0, places: 6) } ?? "null"
         let latency = statistics.latency.map {
             "{\"p50\":\($0.p50),\"p90\":\($0.p90),\"p99\":\($0.p99),\"max\":\($0.max)}"
         } ?? "null"
         return "{\"total\":\(statistics.total),\"counts\":{\(counts)},\"successRate\":\(rate),\"latencyMs\":\(latency)}\n"
+    }
+
+    /// `value` rounded to `places` decimals, as `printf("%.*f")` writes it.
+    static func decimal(_ value: Double, places: Int) -> String {
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int64((value * Double(scale)).rounded())
+        let fraction = String(scaled % scale)
+        return "\(scaled / scale)." + String(repeating: "0", count: places - fraction.count) + fraction
     }
 }

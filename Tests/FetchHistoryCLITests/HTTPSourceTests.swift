@@ -93,6 +93,21 @@ struct HTTPSourceTests {
         #expect(record.status == nil && record.bytes == nil, "\(record)")
     }
 
+    @Test func withoutItsCompanionBinaryAnHTTPFetchSaysWhatIsMissing() async throws {
+        // Given fetch-history alone in a folder, without fetch-history-http beside it
+        let sandbox = try Sandbox()
+        let alone = URL(fileURLWithPath: sandbox.path("fetch-history"))
+        try FileManager.default.copyItem(at: FetchHistoryProcess.binary, to: alone)
+
+        // When it is asked to fetch over HTTP
+        let result = try await sandbox.run(["fetch", "--source", "http://127.0.0.1:9/n"], executable: alone)
+
+        // Then it names what is missing and where, exits 1, and creates no database
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.hasPrefix("error: fetching over HTTP needs fetch-history-http beside this program, at \(sandbox.path("fetch-history-http"))"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+
     @Test func secretsInTheURLAreNeverRecordedOrPrinted() async throws {
         // Given a server, and a URL with a password and a token
         let server = try LocalHTTPServer { _ in .answer(status: 200, body: Data("{\"number\": 5}".utf8)) }

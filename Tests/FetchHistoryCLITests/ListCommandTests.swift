@@ -155,6 +155,33 @@ struct ListCommandTests {
         #expect(try tokyoResult.lines.map { try ExportRecord(jsonLine: $0).id } == [Ids.fetch(6), Ids.fetch(5)], "\(tokyoResult)")
     }
 
+    @Test func localTimesFollowTheZonesDaylightSavingTime() async throws {
+        // Given fetches at noon UTC in winter and in summer, and a user in Paris (UTC+1, UTC+2 in summer)
+        let sandbox = try Sandbox()
+        let winterNoon: Int64 = 1_768_478_400_000  // 2026-01-15T12:00:00Z
+        let summerNoon: Int64 = 1_784_116_800_000  // 2026-07-15T12:00:00Z
+        try await sandbox.importRecords([
+            ExportRecord.make("succeeded", id: Ids.fetch(1), at: winterNoon),
+            ExportRecord.make("succeeded", id: Ids.fetch(2), at: summerNoon),
+        ])
+        let paris = sandbox.environment(.sandbox, ["TZ": "Europe/Paris"])
+
+        // When listed as a table, and with zone-less bounds, in Paris
+        let table = try await sandbox.run(["list"], environment: paris)
+        let summer = try await sandbox.run(
+            ["list", "--format", "jsonl", "--since", "2026-07-15T14:00:00", "--until", "2026-07-15T14:00:01"], environment: paris
+        )
+        let winter = try await sandbox.run(
+            ["list", "--format", "jsonl", "--since", "2026-01-15T13:00:00", "--until", "2026-01-15T13:00:01"], environment: paris
+        )
+
+        // Then each time is shown and read with the offset of its own season
+        #expect(table.standardOutput.contains("2026-07-15 14:00:00"), "\(table)")
+        #expect(table.standardOutput.contains("2026-01-15 13:00:00"), "\(table)")
+        #expect(try summer.lines.map { try ExportRecord(jsonLine: $0).id } == [Ids.fetch(2)], "\(summer)")
+        #expect(try winter.lines.map { try ExportRecord(jsonLine: $0).id } == [Ids.fetch(1)], "\(winter)")
+    }
+
     @Test func sinceAndUntilTakeDurationsMeaningThatLongAgo() async throws {
         // Given fetches 10 minutes, 3 hours, 3 days and 10 days old
         let sandbox = try Sandbox()

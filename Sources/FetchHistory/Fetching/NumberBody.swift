@@ -6,8 +6,7 @@ import FoundationEssentials
 public enum NumberBody {
     /// The integer a body holds, if it holds one.
     public static func number(in body: Data) -> Int? {
-        let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if let value = Int(text) { return value }
+        if let value = Int(trimmed(String(decoding: body, as: UTF8.self)[...])) { return value }
         let value: JSONValue? = body.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
             guard let value = try? parser.parseValue() else { return nil }
@@ -30,5 +29,12 @@ public enum NumberBody {
         if let value = Int(text) { return value }
         guard let double = Double(text), double.rounded() == double, abs(double) < 9.0e15 else { return nil }
         return Int(double)
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        var text = text
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A URL with its secrets replaced by `***`, safe to store and print.
 ///
@@ -49,8 +49,24 @@ public struct RedactedURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func isSecret(_ encodedName: String) -> Bool {
-        let name = (encodedName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? encodedName)
-            .lowercased()
+        let name = percentDecoded(encodedName).lowercased()
         return secretNames.contains { name.hasSuffix($0) }
+    }
+
+    /// A form-encoded name as written: `+` is a space, `%XX` a byte; a
+    /// malformed escape stays as it is.
+    private static func percentDecoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var rest = text.utf8[...]
+        while let byte = rest.popFirst() {
+            if byte == UInt8(ascii: "%"), rest.count >= 2,
+               let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                rest = rest.dropFirst(2)
+            } else {
+                bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One recorded fetch, as read back from the history.
 public struct Fetch: Hashable, Sendable, Identifiable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A fetch was tapped. Offsets are on the view state's clock, since the
 /// view state was created.

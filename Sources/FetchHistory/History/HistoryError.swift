@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A failure of the history store, phrased so the CLI can print it as one
 /// sentence.

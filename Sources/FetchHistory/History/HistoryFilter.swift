@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which fetches a query returns. Every field left nil matches all.
 public struct HistoryFilter: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,7 +54,7 @@ public struct ProcessIdentity: Hashable, Sendable {
 
     private static func currentBootID() -> String? {
         (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .filter { !$0.isWhitespace }
     }
 
     private static func startTicks(of pid: Int32) -> Int64? {

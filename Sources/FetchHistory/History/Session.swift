@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The fetches of one run: one CLI invocation, one screen's lifetime.
 public struct Session: Hashable, Sendable, Identifiable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A moment as whole milliseconds since 1970-01-01 00:00:00 UTC: how the
 /// history stores every time.
@@ -123,7 +124,7 @@ extension Duration {
 extension Timestamp {
     /// Parses an ISO 8601 date or date-time: `2026-11-22`,
     /// `2026-11-22T10:00:00Z`, `2026-11-22T10:00:00.250+01:00`. A date or time
-    /// without a zone is in `timeZone` (the user's, by default).
+    /// without a zone is in `timeZone`, or the user's (see `localOffset`).
     public init?(iso8601 text: String, timeZone: TimeZone? = nil) {
         var text = text
         guard let timestamp = text.withUTF8({ Self(iso8601: $0, timeZone: timeZone) }) else { return nil }
@@ -131,8 +132,8 @@ extension Timestamp {
     }
 
     /// Parses the ISO 8601 forms of `init(iso8601:)` from UTF-8 bytes.
-    /// `timeZone` (the user's when nil) is only looked up for a time without
-    /// a zone: `TimeZone.current` is costly, and imports parse four times a row.
+    /// The zone is only looked up for a time without one: imports parse
+    /// four times a row.
     init?(iso8601 text: UnsafeBufferPointer<UInt8>, timeZone: TimeZone? = nil) {
         var scanner = DigitScanner(text)
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
@@ -171,11 +172,9 @@ extension Timestamp {
         } else {
             // The zone's offset at that moment; close enough to look it up at
             // the naive UTC reading, then correct once for a DST edge.
-            let timeZone = timeZone ?? .current
-            let guess = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-            var offset = Int64(timeZone.secondsFromGMT(for: guess)) * 1000
-            let corrected = Date(timeIntervalSince1970: Double(milliseconds - offset) / 1000)
-            offset = Int64(timeZone.secondsFromGMT(for: corrected)) * 1000
+            let guess = Timestamp(millisecondsSince1970: milliseconds)
+            var offset = guess.offsetMilliseconds(in: timeZone)
+            offset = Timestamp(millisecondsSince1970: milliseconds - offset).offsetMilliseconds(in: timeZone)
             self.init(millisecondsSince1970: milliseconds - offset)
         }
     }
@@ -188,11 +187,22 @@ extension Timestamp {
         }
     }
 
-    /// `yyyy-MM-dd HH:mm:ss` in `timeZone`, for tables people read.
-    public func localDescription(in timeZone: TimeZone = .current) -> String {
-        let offset = Int64(timeZone.secondsFromGMT(for: date)) * 1000
-        let local = Timestamp(millisecondsSince1970: millisecondsSince1970 + offset).iso8601
+    /// `yyyy-MM-dd HH:mm:ss` in `timeZone`, or the user's, for tables
+    /// people read.
+    public func localDescription(in timeZone: TimeZone? = nil) -> String {
+        let local = Timestamp(millisecondsSince1970: millisecondsSince1970 + offsetMilliseconds(in: timeZone)).iso8601
         return local.prefix(10) + " " + local.dropFirst(11).prefix(8)
+    }
+
+    /// How far `timeZone` is ahead of UTC at this moment. Without a zone,
+    /// the user's (`TZ`, else /etc/localtime) from the C library: with
+    /// FoundationEssentials alone, `TimeZone.current` is always GMT.
+    private func offsetMilliseconds(in timeZone: TimeZone?) -> Int64 {
+        if let timeZone { return Int64(timeZone.secondsFromGMT(for: date)) * 1000 }
+        var seconds = time_t(millisecondsSince1970.floorDivided(by: 1000).quotient)
+        var local = tm()
+        guard localtime_r(&seconds, &local) != nil else { return 0 }
+        return Int64(local.tm_gmtoff) * 1000
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // UUIDs are read and written for every row of an export or a listing.
 // Foundation parses them with sscanf and formats them upper-case, which was

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The source as a recording saw it: the n-th call answers what the n-th
 /// fetch's source answered, at the moment it answered, on the replay clock.

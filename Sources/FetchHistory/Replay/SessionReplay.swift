@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a session cannot be replayed.
 public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible {

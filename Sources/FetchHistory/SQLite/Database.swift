@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -92,7 +92,7 @@ public final class Database {
             }
             // The owner's write bit, not access(2): root may write anywhere,
             // but a folder its owner made read-only says "not here".
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? ""
             var folderInfo = stat()
             if stat(folder.isEmpty ? "." : folder, &folderInfo) == 0, folderInfo.st_mode & S_IWUSR == 0 {
                 throw SQLiteError(code: SQLITE_READONLY, message: "cannot be created: its folder is not writable")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `FetchViewState.fetch()` returns once a fetch has ended and been recorded.
 public struct CompletedFetch: Hashable, Sendable {

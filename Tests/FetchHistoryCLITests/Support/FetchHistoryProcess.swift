@@ -106,10 +106,12 @@ final class FetchHistoryProcess: @unchecked Sendable {
     /// Launches the binary and returns once it runs.
     static func start(
         arguments: [String], environment: [String: String], workingDirectory: URL, standardInput: Data? = nil,
-        standardOutput: StandardOutput = .capture
+        standardOutput: StandardOutput = .capture, executable: URL = binary
     ) async throws -> FetchHistoryProcess {
         _ = ignoreSIGPIPE
-        let child = FetchHistoryProcess(arguments: arguments, environment: environment, workingDirectory: workingDirectory)
+        let child = FetchHistoryProcess(
+            executable: executable, arguments: arguments, environment: environment, workingDirectory: workingDirectory
+        )
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             launchQueue.async {
                 continuation.resume(with: Result { try child.launch(standardInput: standardInput, standardOutput: standardOutput) })
@@ -123,9 +125,9 @@ final class FetchHistoryProcess: @unchecked Sendable {
         if process.processIdentifier > 0, process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
-    private init(arguments: [String], environment: [String: String], workingDirectory: URL) {
+    private init(executable: URL, arguments: [String], environment: [String: String], workingDirectory: URL) {
         self.arguments = arguments
-        process.executableURL = Self.binary
+        process.executableURL = executable
         process.currentDirectoryURL = workingDirectory
         process.arguments = arguments
         process.environment = environment

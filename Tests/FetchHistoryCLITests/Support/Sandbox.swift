@@ -63,9 +63,13 @@ final class Sandbox: @unchecked Sendable {
         try await run(arguments, stdin: stdin, environment: environment)
     }
 
-    func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) async throws -> CLIResult {
+    func run(
+        _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+        executable: URL = FetchHistoryProcess.binary
+    ) async throws -> CLIResult {
         let process = try await FetchHistoryProcess.start(
-            arguments: arguments, environment: environment ?? self.environment(), workingDirectory: root, standardInput: stdin
+            arguments: arguments, environment: environment ?? self.environment(), workingDirectory: root, standardInput: stdin,
+            executable: executable
         )
         return try await process.wait()
     }
