@@ -64,13 +64,12 @@ let package = Package(
             ],
             swiftSettings: essentialsOnly
         ),
-        // Every command, without libcurl: it starts in a few milliseconds.
-        // Statically linked in release, where start-up matters; a command
-        // that fetches over HTTP re-runs in fetch-history-http.
+        // Every command, without libcurl, so that it starts in a few
+        // milliseconds (built with --static-swift-stdlib, see README); a
+        // command that fetches over HTTP re-runs in fetch-history-http.
         .executableTarget(
             name: "fetch-history",
-            dependencies: ["FetchHistoryCLI"],
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+            dependencies: ["FetchHistoryCLI"]
         ),
         // The same commands with the HTTP source linked in.
         .executableTarget(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import FoundationEssentials
 import Glibc
 
@@ -33,12 +34,11 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     /// Parses the arguments and runs the command, with the HTTP source
     /// from `http`. Usage errors print the usage and exit 64; any other
     /// failure prints one `error: …` line and exits 1.
-    public static func main(http: HTTPClientProvider) async -> Never {
-        await $http.withValue(http) { await parseAndRun() }
-        Glibc.exit(0)
-    }
-
-    private static func parseAndRun() async {
+    ///
+    /// Synchronous on purpose: the reading commands run on the main thread
+    /// and exit without ever starting Swift concurrency's threads; only
+    /// `fetch` and `replay` start them.
+    public static func main(http: HTTPClientProvider) -> Never {
         // A closed pipe (`export | head`) becomes EPIPE on write, which the
         // output stream turns into a quiet end instead of a killed process.
         signal(SIGPIPE, SIG_IGN)
@@ -48,13 +48,28 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
         } catch {
             fail(error)
         }
-        do {
+        guard var asyncCommand = command as? any AsyncParsableCommand else {
             var command = command
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+            finish { try command.run() }
+        }
+        Task {
+            await $http.withValue(http) {
+                do {
+                    try await asyncCommand.run()
+                    Glibc.exit(0)
+                } catch {
+                    finish { throw error }
+                }
             }
+        }
+        dispatchMain()
+    }
+
+    /// Runs `body` and exits: 0 when it returns, else as its error says.
+    private static func finish(_ body: () throws -> Void) -> Never {
+        do {
+            try body()
+            Glibc.exit(0)
         } catch is OutputClosed {
             Glibc.exit(0)
         } catch let error as ExitCode {

@@ -4,4 +4,4 @@ import FetchHistoryHTTP
 // `fetch-history` with the HTTP source linked in. `fetch-history` re-runs a
 // command here when it fetches over HTTP, so that every other command starts
 // without loading libcurl.
-await FetchHistoryCommand.main(http: .linked { HTTPNumberClient(url: $0) })
+FetchHistoryCommand.main(http: .linked { HTTPNumberClient(url: $0) })

@@ -1,3 +1,3 @@
 import FetchHistoryCLI
 
-await FetchHistoryCommand.main(http: .companion(executable: "fetch-history-http"))
+FetchHistoryCommand.main(http: .companion(executable: "fetch-history-http"))
