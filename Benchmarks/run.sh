@@ -23,10 +23,12 @@ fi
 
 echo "building (release)" >&2
 # The harness, and fetch-history itself as a product of the dependency: both
-# from the same sources, compiler and flags.
-swift build -c release --package-path "$here" >&2
-swift build -c release --package-path "$here" --product fetch-history >&2
-bin="$(swift build -c release --package-path "$here" --show-bin-path)"
+# from the same sources, compiler and flags, and linked as the README builds
+# it (--static-swift-stdlib).
+build=(swift build -c release --static-swift-stdlib --package-path "$here")
+"${build[@]}" >&2
+"${build[@]}" --product fetch-history >&2
+bin="$("${build[@]}" --show-bin-path)"
 
 echo "## Machine"
 echo
