@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchHistory
-import Foundation
+import FoundationEssentials
+import Glibc
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,50 +22,41 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"))
     var file: String
 
-    /// The whole input: a regular file mapped into memory (a large export
-    /// costs no copy), anything else — standard input, a pipe, `<(…)` — read
-    /// to its end.
-    static func read(_ file: String) throws -> Data {
-        if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+    /// The input, opened: standard input for `-`, else the file, pipe or
+    /// `<(…)` at `file`. Read a chunk at a time, so its size does not matter.
+    static func open(_ file: String) throws -> Int32 {
+        if file == "-" { return STDIN_FILENO }
+        let descriptor = Glibc.open(file, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CLIError("cannot read \(file): \(String(cString: strerror(errno)))") }
         var info = stat()
-        guard stat(file, &info) == 0 else {
-            throw CLIError("cannot read \(file): \(String(cString: strerror(errno)))")
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            throw CLIError("cannot read \(file): it is a directory")
         }
-        if info.st_mode & S_IFMT == S_IFDIR { throw CLIError("cannot read \(file): it is a directory") }
-        do {
-            if info.st_mode & S_IFMT == S_IFREG {
-                return try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
-            }
-            guard let handle = FileHandle(forReadingAtPath: file) else {
-                throw CLIError("cannot read \(file): \(String(cString: strerror(errno)))")
-            }
-            defer { try? handle.close() }
-            return try handle.readToEnd() ?? Data()
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError("cannot read \(file): \((error as NSError).localizedDescription)")
-        }
+        return descriptor
     }
 
     func run() throws {
-        let data = try Self.read(file)
+        let input = try Self.open(file)
+        defer { if input != STDIN_FILENO { close(input) } }
+        let name = file == "-" ? "standard input" : file
         let path = try database.path()
         let existed = FileManager.default.fileExists(atPath: path)
         let summary: ImportSummary
         do {
             let store = try database.openForWriting()
-            summary = try store.importFetches { insert in try FetchRecordReader(data: data).forEach(insert) }
+            summary = try store.importFetches { insert in try FetchRecordReader(descriptor: input).forEach(insert) }
         } catch {
             // A refused import leaves no trace: not even the new, empty
             // database it would have gone into.
             if !existed {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
-            if let error = error as? ImportError {
-                throw CLIError("\(file == "-" ? "standard input" : file): \(error); nothing was imported")
+            switch error {
+            case let error as ImportError: throw CLIError("\(name): \(error); nothing was imported")
+            case let error as InputReadError: throw CLIError("cannot read \(name): \(error); nothing was imported")
+            default: throw error
             }
-            throw error
         }
         print("imported \(summary.added + summary.skipped) fetches: \(summary.added) added, \(summary.skipped) already present")
     }

@@ -1,5 +1,5 @@
 import FetchHistory
-import Foundation
+import FoundationEssentials
 
 /// Replays a session from exported history (`fetch-history export`, json or
 /// jsonl) through a real `FetchViewState`, so a bug seen in the field becomes

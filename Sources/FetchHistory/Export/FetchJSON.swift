@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes fetches as the export record, by hand: every key present (null
 /// when empty), in a fixed order, `/` left unescaped — and fast, since an

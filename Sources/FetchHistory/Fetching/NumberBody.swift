@@ -7,21 +7,34 @@ public enum NumberBody {
     /// The integer a body holds, if it holds one.
     public static func number(in body: Data) -> Int? {
         if let value = Int(trimmed(String(decoding: body, as: UTF8.self)[...])) { return value }
-        let value: JSONValue? = body.withUnsafeBytes { raw in
+        return body.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
-            guard let value = try? parser.parseValue() else { return nil }
             parser.skipWhitespace()
-            return parser.isAtEnd ? value : nil
-        }
-        switch value {
-        case .number(let text)?: return integer(text)
-        case .object(let fields)?:
-            for key in ["number", "value"] {
-                if case .number(let text)? = fields[key] { return integer(text) }
+            let number: String?
+            if parser.current == UInt8(ascii: "{") {
+                guard let numbers = try? numberMembers(&parser) else { return nil }
+                number = numbers["number"] ?? numbers["value"]
+            } else {
+                guard let value = try? parser.value(), value.kind == .number else { return nil }
+                number = String(decoding: parser.text(of: value), as: UTF8.self)
             }
-            return nil
-        default: return nil
+            parser.skipWhitespace()
+            return parser.isAtEnd ? number.flatMap(integer) : nil
         }
+    }
+
+    /// The members of the object at the parser whose values are numbers,
+    /// as text; throws for invalid JSON, a repeated key included.
+    private static func numberMembers(_ parser: inout JSONParser) throws(JSONSyntaxError) -> [String: String] {
+        var keys: Set<String> = []
+        var numbers: [String: String] = [:]
+        try parser.members { key, parser throws(JSONSyntaxError) in
+            let name = try parser.string(key)
+            guard keys.insert(name).inserted else { throw parser.error("the key '\(name)' appears twice", at: key.start - 1) }
+            let value = try parser.value(depth: 1)
+            if value.kind == .number { numbers[name] = String(decoding: parser.text(of: value), as: UTF8.self) }
+        }
+        return numbers
     }
 
     /// A JSON number's integer value: `42`, `42.0` and `4.2e1` are 42; `42.5` is not an integer.

@@ -1,0 +1,327 @@
+/// The type of a JSON value, for messages.
+enum JSONKind {
+    case null, bool, number, string, array, object
+
+    var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// Where one JSON value lies in the input, found without building it: a
+/// reader decodes only the values it wants, straight from the bytes.
+struct JSONToken {
+    var kind: JSONKind
+    /// The value's bytes; for a string, those between the quotes.
+    var start: Int
+    var end: Int
+    /// A string holding backslash escapes, which `JSONParser.string(_:)` decodes.
+    var isEscaped = false
+}
+
+/// A syntax error at a byte offset of the input.
+struct JSONSyntaxError: Error {
+    var offset: Int
+    var message: String
+    /// The parser had reached the end of the bytes it was given: with more
+    /// input, the same text might be valid.
+    var inputEnded: Bool
+}
+
+/// A strict RFC 8259 parser over UTF-8 bytes that finds values without
+/// making them (`JSONToken`), with a nesting limit so hostile input cannot
+/// exhaust the stack. Every string is checked (escapes, UTF-8) as it is
+/// passed, so decoding one later cannot fail.
+struct JSONParser {
+    static let maximumDepth = 64
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index: Int
+
+    init(bytes: UnsafeBufferPointer<UInt8>, from index: Int = 0) {
+        self.bytes = bytes
+        self.index = index
+    }
+
+    var isAtEnd: Bool { index >= bytes.count }
+    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    mutating func skipWhitespace(newlines: Bool = true) {
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+                || (newlines && byte == UInt8(ascii: "\n"))
+            else { return }
+            index += 1
+        }
+    }
+
+    func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(offset: offset ?? index, message: message, inputEnded: isAtEnd)
+    }
+
+    mutating func expect(_ character: Unicode.Scalar, _ context: String) throws(JSONSyntaxError) {
+        guard current == UInt8(ascii: character) else {
+            throw error(isAtEnd ? "the input ends where \(context) was expected" : "expected \(context)")
+        }
+        index += 1
+    }
+
+    /// Passes the value at the current position (after white space) and says
+    /// what and where it is. Objects and arrays are checked whole.
+    mutating func value(depth: Int = 0) throws(JSONSyntaxError) -> JSONToken {
+        guard depth < Self.maximumDepth else { throw error("nesting is deeper than \(Self.maximumDepth) levels") }
+        skipWhitespace()
+        guard let byte = current else { throw error("the input ends where a value was expected") }
+        let start = index
+        let kind: JSONKind
+        switch byte {
+        case UInt8(ascii: "\""): return try string()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number(); kind = .number
+        case UInt8(ascii: "{"): try object(depth: depth); kind = .object
+        case UInt8(ascii: "["): try elements(depth: depth); kind = .array
+        case UInt8(ascii: "t"): try literal("true"); kind = .bool
+        case UInt8(ascii: "f"): try literal("false"); kind = .bool
+        case UInt8(ascii: "n"): try literal("null"); kind = .null
+        default: throw error("unexpected character \(Self.describe(byte))")
+        }
+        return JSONToken(kind: kind, start: start, end: index)
+    }
+
+    /// Walks the object starting at the current `{`, handing `visit` each
+    /// key (a string token; its quote is at `key.start - 1`) and the parser
+    /// positioned at the key's value, which `visit` must pass.
+    mutating func members(
+        _ visit: (_ key: JSONToken, inout JSONParser) throws(JSONSyntaxError) -> Void
+    ) throws(JSONSyntaxError) {
+        index += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
+            let key = try string()
+            skipWhitespace()
+            try expect(":", "':' after a key")
+            try visit(key, &self)
+            skipWhitespace()
+            if current == UInt8(ascii: ",") { index += 1; continue }
+            try expect("}", "',' or '}' after a value")
+            return
+        }
+    }
+
+    /// The bytes of `token`: the text of a number, or of a string without escapes.
+    func text(of token: JSONToken) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+    }
+
+    /// The string `token` holds, its escapes decoded.
+    func string(_ token: JSONToken) throws(JSONSyntaxError) -> String {
+        guard token.isEscaped else { return String(decoding: text(of: token), as: UTF8.self) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(token.end - token.start)
+        var parser = JSONParser(bytes: bytes, from: token.start)
+        while parser.index < token.end {
+            let byte = bytes[parser.index]
+            parser.index += 1
+            if byte == UInt8(ascii: "\\") {
+                decoded.append(contentsOf: String(try parser.escape()).utf8)
+            } else {
+                decoded.append(byte)
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        for offset in 0..<word.utf8CodeUnitCount {
+            guard current == word.utf8Start[offset] else { throw error("expected '\(word)'") }
+            index += 1
+        }
+    }
+
+    /// An object inside a value, checked whole. Its keys are only compared
+    /// here, so that a repeated one is refused wherever it is; readers that
+    /// keep values use `members` directly.
+    private mutating func object(depth: Int) throws(JSONSyntaxError) {
+        var keys: Set<String> = []
+        try members { key, parser throws(JSONSyntaxError) in
+            let name = try parser.string(key)
+            guard keys.insert(name).inserted else { throw parser.error("the key '\(name)' appears twice", at: key.start - 1) }
+            _ = try parser.value(depth: depth + 1)
+        }
+    }
+
+    private mutating func elements(depth: Int) throws(JSONSyntaxError) {
+        index += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            index += 1
+            return
+        }
+        while true {
+            _ = try value(depth: depth + 1)
+            skipWhitespace()
+            if current == UInt8(ascii: ",") { index += 1; continue }
+            try expect("]", "',' or ']' after a value")
+            return
+        }
+    }
+
+    private mutating func number() throws(JSONSyntaxError) {
+        if current == UInt8(ascii: "-") { index += 1 }
+        let integerStart = index
+        guard digits() > 0 else { throw error("expected digits") }
+        if bytes[integerStart] == UInt8(ascii: "0"), index - integerStart > 1 {
+            throw error("numbers may not have leading zeros", at: integerStart)
+        }
+        if current == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("expected digits after '.'") }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("expected digits in the exponent") }
+        }
+    }
+
+    private mutating func digits() -> Int {
+        let start = index
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+        return index - start
+    }
+
+    /// Passes the string at the current `"`: one loop over its bytes, which
+    /// are only looked at again if they hold escapes or non-ASCII.
+    private mutating func string() throws(JSONSyntaxError) -> JSONToken {
+        let quote = index
+        index += 1
+        skipPlainASCII()
+        var isEscaped = false
+        var allBits: UInt8 = 0
+        while true {
+            guard index < bytes.count else { throw error("a string starting here is never closed", at: quote) }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                isEscaped = true
+                index += 1
+                _ = try escape()
+                continue
+            }
+            if byte < 0x20 { throw error("control character \(Self.describe(byte)) inside a string; escape it") }
+            allBits |= byte
+            index += 1
+        }
+        let token = JSONToken(kind: .string, start: quote + 1, end: index, isEscaped: isEscaped)
+        // Escapes are ASCII and never inside a multi-byte sequence: the raw
+        // bytes are valid UTF-8 exactly when the decoded string is.
+        if allBits >= 0x80, !Self.isValidUTF8(text(of: token)) {
+            throw error("the string starting here is not valid UTF-8", at: quote)
+        }
+        index += 1
+        return token
+    }
+
+    /// Skips string bytes eight at a time while none of them needs a look
+    /// (a quote, a backslash, a control character or non-ASCII): most of an
+    /// export is UUIDs and times. The byte loop in `string()` does the rest.
+    private mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        /// High bit set in (at least) the lowest byte of `word` that is zero.
+        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highBits }
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let special = zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+                | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+                | ((word &- ones &* 0x20) & ~word & highBits)
+                | (word & highBits)
+            if special != 0 { return }
+            index += 8
+        }
+    }
+
+    /// The character of the escape after a backslash (the current byte on).
+    private mutating func escape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        guard let byte = current else { throw error("the input ends inside an escape") }
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return Unicode.Scalar(byte)
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            var scalar = try hex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                    var error = error("a high surrogate must be followed by a low one")
+                    // A backslash as the last byte read may yet start the low one.
+                    error.inputEnded = error.inputEnded || index + 1 == bytes.count
+                    throw error
+                }
+                index += 2
+                let low = try hex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw error("a high surrogate must be followed by a low one") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw error("a low surrogate without a high one")
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+            return unicode
+        default:
+            throw error("unknown escape \\\(Self.describe(byte))", at: index - 1)
+        }
+    }
+
+    private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = current, let digit = Self.hexValue(byte) else { throw error("expected four hex digits after \\u") }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// Strict UTF-8 (RFC 3629): no overlong forms, surrogates or code points
+    /// past U+10FFFF.
+    private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
+    static func describe(_ byte: UInt8) -> String {
+        (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "0x" + String(byte, radix: 16)
+    }
+}

@@ -1,0 +1,261 @@
+import FoundationEssentials
+import Glibc
+
+/// The keys of the export record, in the order `FetchJSON` writes them.
+enum RecordKey: Int, CaseIterable {
+    case id, session, source, outcome, cancelReason, value, error, startedAt, endedAt, durationMs, status, bytes
+    case tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError
+
+    var name: StaticString {
+        switch self {
+        case .id: "id"
+        case .session: "session"
+        case .source: "source"
+        case .outcome: "outcome"
+        case .cancelReason: "cancelReason"
+        case .value: "value"
+        case .error: "error"
+        case .startedAt: "startedAt"
+        case .endedAt: "endedAt"
+        case .durationMs: "durationMs"
+        case .status: "status"
+        case .bytes: "bytes"
+        case .tappedAt: "tappedAt"
+        case .timeoutMs: "timeoutMs"
+        case .endedBy: "endedBy"
+        case .endedByAt: "endedByAt"
+        case .answerValue: "answerValue"
+        case .answerError: "answerError"
+        }
+    }
+}
+
+/// A record's values, found in the input and left there: one slot per
+/// known key (no dictionary, no value tree), decoded into the fetch's
+/// fields only once the record has been read whole. Unknown keys are read
+/// and dropped. One instance serves every record of an import.
+struct RecordFields {
+    private var slots = [JSONToken?](repeating: nil, count: RecordKey.allCases.count)
+    /// Strings of `slots` that hold escapes, decoded (rare).
+    private var decoded: [RecordKey: String] = [:]
+    /// The value, when the record is not an object at all.
+    private var notAnObject: JSONToken?
+    /// The input the slots point into.
+    private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+
+    /// Reads the record at the parser's position (after white space).
+    mutating func read(_ parser: inout JSONParser) throws(JSONSyntaxError) {
+        bytes = parser.bytes
+        for slot in slots.indices { slots[slot] = nil }
+        if !decoded.isEmpty { decoded.removeAll(keepingCapacity: true) }
+        parser.skipWhitespace()
+        guard parser.current == UInt8(ascii: "{") else {
+            notAnObject = try parser.value()
+            return
+        }
+        notAnObject = nil
+        var unknown: Set<String> = []
+        var next = 0
+        try parser.members { key, parser throws(JSONSyntaxError) in
+            let value = try parser.value(depth: 1)
+            // Exports write the keys in order: try the one after the last first.
+            guard let slot = try Self.slot(of: key, in: parser, expected: next) else {
+                let name = try parser.string(key)
+                guard unknown.insert(name).inserted else { throw parser.error("the key '\(name)' appears twice", at: key.start - 1) }
+                return
+            }
+            next = slot.rawValue + 1
+            guard slots[slot.rawValue] == nil else {
+                throw parser.error("the key '\(slot.name)' appears twice", at: key.start - 1)
+            }
+            slots[slot.rawValue] = value
+            if value.isEscaped { decoded[slot] = try parser.string(value) }
+        }
+    }
+
+    private static func slot(of key: JSONToken, in parser: JSONParser, expected: Int) throws(JSONSyntaxError) -> RecordKey? {
+        if !key.isEscaped, let guess = RecordKey(rawValue: expected), Self.text(parser.text(of: key), is: guess.name) {
+            return guess
+        }
+        if key.isEscaped {
+            let name = try parser.string(key)
+            return RecordKey.allCases.first { "\($0.name)" == name }
+        }
+        let text = parser.text(of: key)
+        return RecordKey.allCases.first { Self.text(text, is: $0.name) }
+    }
+
+    private static func text(_ text: UnsafeBufferPointer<UInt8>, is name: StaticString) -> Bool {
+        guard text.count == name.utf8CodeUnitCount, let start = text.baseAddress else { return false }
+        return memcmp(start, name.utf8Start, text.count) == 0
+    }
+
+    struct RecordError: Error {
+        var message: String
+    }
+
+    /// Validates the record and turns it into a fetch.
+    func fetch() throws(RecordError) -> Fetch {
+        if let notAnObject {
+            throw RecordError(message: "expected an object, found \(notAnObject.kind.typeName)")
+        }
+        let id = try uuid(.id)
+        let session = try uuid(.session)
+        let source = try required(.source)
+        let statusText = try required(.outcome)
+        guard let status = FetchStatus(rawValue: statusText) else {
+            let names = FetchStatus.allCases.map(\.rawValue).joined(separator: ", ")
+            throw RecordError(message: "'outcome' must be one of \(names), not '\(statusText.prefix(40))'")
+        }
+        guard let startedAt = try time(.startedAt) else { throw RecordError(message: "'startedAt' is missing") }
+        let endedAt = try time(.endedAt)
+        let duration = try integer(.durationMs)
+        let value = try integer(.value)
+        let error = try string(.error)
+        let reasonText = try string(.cancelReason)
+        let httpStatus = try integer(.status)
+        let bytes = try integer(.bytes)
+        if (httpStatus == nil) != (bytes == nil) { throw RecordError(message: "'status' and 'bytes' must be given together") }
+        var response: SourceResponse?
+        if let httpStatus, let bytes {
+            guard (0...999).contains(httpStatus), bytes >= 0, let byteCount = Int(exactly: bytes) else {
+                throw RecordError(message: "'status' must be 0…999 and 'bytes' not negative")
+            }
+            response = SourceResponse(status: Int(httpStatus), bytes: byteCount)
+        }
+
+        var script: FetchScript?
+        if let tappedAt = try time(.tappedAt) {
+            let timeout = try integer(.timeoutMs)
+            if let timeout, timeout < 0 { throw RecordError(message: "'timeoutMs' is negative") }
+            var end: FetchScript.End?
+            if let name = try string(.endedBy) {
+                let answerValue = try integer(.answerValue)
+                guard let at = try time(.endedByAt) else { throw RecordError(message: "'endedByAt' is missing") }
+                guard let cause = FetchEnd.Cause(
+                    name: name, value: answerValue.flatMap { Int(exactly: $0) }, error: try string(.answerError)
+                ) else {
+                    throw RecordError(message: "'endedBy' must be answer (with answerValue), failure (with answerError), cancel, fetch or timeout, not '\(name.prefix(40))'")
+                }
+                end = FetchScript.End(cause: cause, at: at)
+            }
+            script = FetchScript(tappedAt: tappedAt, timeoutMilliseconds: timeout, end: end)
+        }
+
+        let isEnded = status != .running && status != .interrupted
+        if isEnded != (endedAt != nil) {
+            throw RecordError(message: isEnded ? "'endedAt' is missing for a \(status.rawValue) fetch" : "'endedAt' must be null for a \(status.rawValue) fetch")
+        }
+        if (endedAt == nil) != (duration == nil) {
+            throw RecordError(message: "'durationMs' must be given exactly when 'endedAt' is")
+        }
+        if let duration, duration < 0 { throw RecordError(message: "'durationMs' is negative") }
+        if (status == .succeeded) != (value != nil) {
+            throw RecordError(message: status == .succeeded ? "'value' is missing for a succeeded fetch" : "'value' must be null for a \(status.rawValue) fetch")
+        }
+        if status != .failed, error != nil { throw RecordError(message: "'error' must be null for a \(status.rawValue) fetch") }
+        if status != .cancelled, reasonText != nil {
+            throw RecordError(message: "'cancelReason' must be null for a \(status.rawValue) fetch")
+        }
+
+        let outcome: FetchOutcome?
+        switch status {
+        case .running: outcome = nil
+        case .succeeded:
+            guard let value, let number = Int(exactly: value) else { throw RecordError(message: "'value' is out of range") }
+            outcome = .succeeded(number)
+        case .failed:
+            guard let error else { throw RecordError(message: "'error' is missing for a failed fetch") }
+            outcome = .failed(error)
+        case .cancelled:
+            guard let reason = CancelReason(rawValue: reasonText ?? CancelReason.user.rawValue) else {
+                throw RecordError(message: "'cancelReason' must be user or superseded, not '\(reasonText?.prefix(40) ?? "")'")
+            }
+            outcome = .cancelled(reason)
+        case .timedOut: outcome = .timedOut
+        case .interrupted: outcome = .interrupted
+        }
+        return Fetch(
+            id: id, sessionID: session, source: source, startedAt: startedAt, endedAt: endedAt,
+            durationMilliseconds: duration, outcome: outcome, response: response, script: script
+        )
+    }
+
+    // MARK: - Values, decoded straight from the input
+
+    /// The string token at `key`; nil for null or no key.
+    private func stringToken(_ key: RecordKey) throws(RecordError) -> JSONToken? {
+        guard let token = slots[key.rawValue], token.kind != .null else { return nil }
+        guard token.kind == .string else {
+            throw RecordError(message: "'\(key.name)' must be a string, not \(token.kind.typeName)")
+        }
+        return token
+    }
+
+    private func string(_ key: RecordKey) throws(RecordError) -> String? {
+        guard let token = try stringToken(key) else { return nil }
+        guard token.isEscaped, let text = decoded[key] else { return String(decoding: text(of: token), as: UTF8.self) }
+        return text
+    }
+
+    private func required(_ key: RecordKey) throws(RecordError) -> String {
+        guard let text = try string(key) else { throw RecordError(message: "'\(key.name)' is missing") }
+        return text
+    }
+
+    /// `body` applied to the UTF-8 of the string at `key`, without making a
+    /// String; nil for null or no key.
+    private func withUTF8<T>(_ key: RecordKey, _ body: (UnsafeBufferPointer<UInt8>) -> T) throws(RecordError) -> T? {
+        guard let token = try stringToken(key) else { return nil }
+        guard token.isEscaped, var text = decoded[key] else { return body(self.text(of: token)) }
+        return text.withUTF8(body)
+    }
+
+    private func text(of token: JSONToken) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+    }
+
+    private func integer(_ key: RecordKey) throws(RecordError) -> Int64? {
+        guard let token = slots[key.rawValue], token.kind != .null else { return nil }
+        guard token.kind == .number else {
+            throw RecordError(message: "'\(key.name)' must be a number, not \(token.kind.typeName)")
+        }
+        let text = text(of: token)
+        var magnitude: UInt64 = 0
+        var overflow = false
+        for byte in text where byte != UInt8(ascii: "-") {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else {
+                throw RecordError(message: "'\(key.name)' must be a whole number, not \(String(decoding: text, as: UTF8.self))")
+            }
+            let (tens, tensOverflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, sumOverflow) = tens.addingReportingOverflow(UInt64(digit))
+            magnitude = sum
+            overflow = overflow || tensOverflow || sumOverflow
+        }
+        let isNegative = text.first == UInt8(ascii: "-")
+        guard !overflow, magnitude <= (isNegative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)) else {
+            throw RecordError(message: "'\(key.name)' is out of range: \(String(decoding: text, as: UTF8.self).prefix(40))")
+        }
+        return isNegative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
+    }
+
+    private func uuid(_ key: RecordKey) throws(RecordError) -> UUID {
+        guard let id = try withUTF8(key, UUID.init(utf8:)) else { throw RecordError(message: "'\(key.name)' is missing") }
+        guard let id else { throw RecordError(message: "'\(key.name)' is not a UUID: \(try required(key).prefix(40))") }
+        return id
+    }
+
+    /// An ISO 8601 time that names its zone (`Z` or an offset): an export
+    /// never depends on the importing machine's zone.
+    private func time(_ key: RecordKey) throws(RecordError) -> Timestamp? {
+        let parsed = try withUTF8(key) { text -> Timestamp? in
+            let namesZone = text.last == UInt8(ascii: "Z")
+                || text.dropFirst(19).contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
+            return Timestamp(exportedISO8601: text) ?? (namesZone ? Timestamp(iso8601: text) : nil)
+        }
+        guard let parsed else { return nil }
+        guard let parsed else { throw RecordError(message: "'\(key.name)' is not an ISO 8601 UTC time: \(try required(key).prefix(40))") }
+        return parsed
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+@testable import FetchHistory
+
+@Suite("FetchRecordReader reads exports a chunk at a time, whatever the chunk boundaries")
+struct FetchRecordReaderTests {
+    static func at(_ milliseconds: Int64) -> Timestamp { Timestamp(millisecondsSince1970: milliseconds) }
+
+    /// Fetches of several kinds, with strings that need escapes (quotes, a
+    /// newline, a control character) and non-ASCII text.
+    static let fetches: [Fetch] = [
+        Fetch(
+            id: UUID(), sessionID: UUID(), source: "random", startedAt: at(1_763_805_600_000),
+            endedAt: at(1_763_805_600_250), durationMilliseconds: 250, outcome: .succeeded(42),
+            script: FetchScript(
+                tappedAt: at(1_763_805_600_000), timeoutMilliseconds: 5_000,
+                end: FetchScript.End(cause: .answer(42), at: at(1_763_805_600_250))
+            )
+        ),
+        Fetch(
+            id: UUID(), sessionID: UUID(), source: "https://numbers.example/ünïcode", startedAt: at(1_764_460_800_999),
+            endedAt: at(1_764_460_801_000), durationMilliseconds: 1, outcome: .failed("said \"no\"\nthen \u{01} ✓"),
+            response: SourceResponse(status: 503, bytes: 17),
+            script: FetchScript(
+                tappedAt: at(1_764_460_800_999),
+                end: FetchScript.End(cause: .failure("said \"no\"\nthen \u{01} ✓"), at: at(1_764_460_801_000))
+            )
+        ),
+        Fetch(
+            id: UUID(), sessionID: UUID(), source: "random", startedAt: at(-86_400_000), endedAt: nil,
+            durationMilliseconds: nil, outcome: .interrupted, script: FetchScript(tappedAt: at(-86_400_000))
+        ),
+    ]
+
+    static func jsonl(_ fetches: [Fetch]) -> Data {
+        Data(fetches.map { FetchJSON.string($0) + "\n" }.joined().utf8)
+    }
+
+    /// As `export --format json` writes it.
+    static func jsonArray(_ fetches: [Fetch]) -> Data {
+        Data(("[\n" + fetches.map(FetchJSON.string).joined(separator: ",\n") + "\n]\n").utf8)
+    }
+
+    /// Reads `data` through a source that notes the largest read asked of it.
+    static func read(_ data: Data, chunkSize: Int) throws -> (fetches: [Fetch], largestRead: Int) {
+        let source = MeasuredSource(data)
+        var fetches: [Fetch] = []
+        try FetchRecordReader(source: source, chunkSize: chunkSize).forEach { fetches.append($0) }
+        return (fetches, source.largestRead)
+    }
+
+    final class MeasuredSource: ByteSource {
+        private let data: DataSource
+        private(set) var largestRead = 0
+
+        init(_ data: Data) {
+            self.data = DataSource(data)
+        }
+
+        func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+            largestRead = max(largestRead, buffer.count)
+            return data.read(into: buffer)
+        }
+    }
+
+    /// The error reading `data` throws.
+    static func importError(_ data: Data, chunkSize: Int = FetchRecordReader.defaultChunkSize) -> ImportError? {
+        do {
+            _ = try read(data, chunkSize: chunkSize)
+            return nil
+        } catch {
+            return error as? ImportError
+        }
+    }
+
+    @Test(arguments: ["jsonl", "json"])
+    func aRecordCutAnywhereByTheChunkBoundaryIsReadWhole(format: String) throws {
+        // Given an export of three records
+        let data = format == "jsonl" ? Self.jsonl(Self.fetches) : Self.jsonArray(Self.fetches)
+
+        // When it is read with every chunk size from one byte to the whole export
+        for chunkSize in 1...data.count {
+            let (fetches, _) = try Self.read(data, chunkSize: chunkSize)
+
+            // Then each read gives the three fetches, field for field
+            #expect(fetches == Self.fetches, "chunk size \(chunkSize)")
+        }
+    }
+
+    @Test func aSurrogatePairCutBetweenItsTwoEscapesIsReadWhole() throws {
+        // Given a record whose error is written as a \u surrogate pair (an emoji)
+        let fetch = Self.fetches[1]
+        let line = FetchJSON.string(fetch).replacingOccurrences(of: "said \\\"no\\\"", with: "\\ud83d\\ude00")
+        let data = Data((line + "\n").utf8)
+
+        // When it is read with every chunk size
+        for chunkSize in 1...data.count {
+            let (fetches, _) = try Self.read(data, chunkSize: chunkSize)
+
+            // Then the pair is one character wherever the boundary fell
+            #expect(fetches.first?.errorMessage == "😀\nthen \u{01} ✓", "chunk size \(chunkSize)")
+        }
+    }
+
+    @Test func aLongInputIsReadWithABufferOfOneChunk() throws {
+        // Given an export of 5,000 records, about 3 MB
+        let many = (0..<5_000).map { index in
+            var fetch = Self.fetches[index % 3]
+            fetch.id = UUID()
+            return fetch
+        }
+        let data = Self.jsonl(many)
+
+        // When it is read in 4 KiB chunks
+        let (fetches, largestRead) = try Self.read(data, chunkSize: 4096)
+
+        // Then every record arrives, and no read needed more room than one chunk
+        #expect(fetches == many)
+        #expect(largestRead <= 4096)
+    }
+
+    @Test func errorsNameTheSamePlaceWhateverTheChunkSize() throws {
+        // Given inputs with problems after two good lines: a cut record, a
+        // wrong value, two records on one line, a bad escape, a cut array
+        let good = Self.jsonl(Array(Self.fetches.prefix(2)))
+        let third = FetchJSON.string(Self.fetches[2])
+        let lastLines: [String] = [
+            String(third.prefix(100)),
+            third.replacingOccurrences(of: "\"interrupted\"", with: "\"exploded\""),
+            third + " " + third + "\n",
+            third.replacingOccurrences(of: "\"random\"", with: "\"ran\\qdom\""),
+        ]
+        let inputs: [Data] = lastLines.map { good + Data($0.utf8) } + [Self.jsonArray(Self.fetches).dropLast(4)]
+        for input in inputs {
+            let expected = Self.importError(input)
+            #expect(expected != nil)
+
+            // When each is read with every chunk size
+            for chunkSize in 1...input.count {
+                // Then the error is the same: message, line, column and record
+                #expect(Self.importError(input, chunkSize: chunkSize) == expected, "chunk size \(chunkSize): \(expected)")
+            }
+        }
+    }
+
+    @Test func aRecordLongerThanTheBufferCanGrowIsRefusedWithItsPlace() throws {
+        // Given a second record whose error message is longer than the buffer may grow
+        let long = FetchJSON.string(Self.fetches[1])
+            .replacingOccurrences(of: "said", with: String(repeating: "x", count: InputBuffer.maximumSize))
+        let data = Self.jsonl([Self.fetches[0]]) + Data(("  " + long).utf8)
+
+        // When it is read
+        let error = Self.importError(data, chunkSize: 1 << 16)
+
+        // Then it is refused where the record starts
+        #expect(error == ImportError(line: 2, column: 3, record: nil, message: "the record starting here is longer than 16 MiB"))
+    }
+}
