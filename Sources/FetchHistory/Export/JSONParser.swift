@@ -1,3 +1,5 @@
+import Glibc
+
 /// The type of a JSON value, for messages.
 enum JSONKind {
     case null, bool, number, string, array, object
@@ -66,11 +68,14 @@ struct JSONParser {
         JSONSyntaxError(offset: offset ?? index, message: message, inputEnded: isAtEnd)
     }
 
-    mutating func expect(_ character: Unicode.Scalar, _ context: String) throws(JSONSyntaxError) {
-        guard current == UInt8(ascii: character) else {
-            throw error(isAtEnd ? "the input ends where \(context) was expected" : "expected \(context)")
-        }
+    @inline(__always)
+    mutating func expect(_ character: Unicode.Scalar, _ context: StaticString) throws(JSONSyntaxError) {
+        guard current == UInt8(ascii: character) else { throw missing(context) }
         index += 1
+    }
+
+    private func missing(_ context: StaticString) -> JSONSyntaxError {
+        error(isAtEnd ? "the input ends where \(context) was expected" : "expected \(context)")
     }
 
     /// Passes the value at the current position (after white space) and says
@@ -100,24 +105,57 @@ struct JSONParser {
     mutating func members(
         _ visit: (_ key: JSONToken, inout JSONParser) throws(JSONSyntaxError) -> Void
     ) throws(JSONSyntaxError) {
+        guard enterObject() else { return }
+        repeat {
+            try visit(try key(), &self)
+        } while try nextMember()
+    }
+
+    // The steps of `members`, for a reader that knows which key comes next.
+
+    /// Passes the current `{`; false for an empty object, whose `}` it passes too.
+    mutating func enterObject() -> Bool {
         index += 1
         skipWhitespace()
-        if current == UInt8(ascii: "}") {
+        guard current == UInt8(ascii: "}") else { return true }
+        index += 1
+        return false
+    }
+
+    /// Passes a member's key and the `:` after it.
+    mutating func key() throws(JSONSyntaxError) -> JSONToken {
+        skipWhitespace()
+        guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
+        let key = try string()
+        skipWhitespace()
+        try expect(":", "':' after a key")
+        return key
+    }
+
+    /// Passes the key `name` and its `:` when they come next written plainly
+    /// (`"name":`), as an export writes them: a byte comparison, no scan.
+    /// Moves nothing but white space otherwise.
+    mutating func key(_ name: StaticString) -> Bool {
+        skipWhitespace()
+        let colon = index + name.utf8CodeUnitCount + 2
+        guard colon < bytes.count, let base = bytes.baseAddress, base[index] == UInt8(ascii: "\""),
+              base[colon - 1] == UInt8(ascii: "\""), base[colon] == UInt8(ascii: ":"),
+              memcmp(base + index + 1, name.utf8Start, name.utf8CodeUnitCount) == 0
+        else { return false }
+        index = colon + 1
+        return true
+    }
+
+    /// Passes what follows a member's value: `,` (true: another member
+    /// follows) or the closing `}` (false).
+    mutating func nextMember() throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        if current == UInt8(ascii: ",") {
             index += 1
-            return
+            return true
         }
-        while true {
-            skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
-            let key = try string()
-            skipWhitespace()
-            try expect(":", "':' after a key")
-            try visit(key, &self)
-            skipWhitespace()
-            if current == UInt8(ascii: ",") { index += 1; continue }
-            try expect("}", "',' or '}' after a value")
-            return
-        }
+        try expect("}", "',' or '}' after a value")
+        return false
     }
 
     /// The bytes of `token`: the text of a number, or of a string without escapes.
@@ -152,7 +190,7 @@ struct JSONParser {
 
     /// An object inside a value, checked whole. Its keys are only compared
     /// here, so that a repeated one is refused wherever it is; readers that
-    /// keep values use `members` directly.
+    /// keep values walk objects themselves (`members`, or its steps).
     private mutating func object(depth: Int) throws(JSONSyntaxError) {
         var keys: Set<String> = []
         try members { key, parser throws(JSONSyntaxError) in
@@ -234,22 +272,26 @@ struct JSONParser {
         return token
     }
 
-    /// Skips string bytes eight at a time while none of them needs a look
+    /// Skips string bytes eight at a time up to the first that needs a look
     /// (a quote, a backslash, a control character or non-ASCII): most of an
     /// export is UUIDs and times. The byte loop in `string()` does the rest.
     private mutating func skipPlainASCII() {
         guard let base = bytes.baseAddress else { return }
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
-        /// High bit set in (at least) the lowest byte of `word` that is zero.
-        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highBits }
+        /// The high bit of each byte of `word` that is below `limit` (exact for
+        /// the lowest such byte; bytes above it may be marked too).
+        func below(_ limit: UInt8, _ word: UInt64) -> UInt64 { (word &- ones &* UInt64(limit)) & ~word & highBits }
         while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let special = zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
-                | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
-                | ((word &- ones &* 0x20) & ~word & highBits)
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let special = below(1, word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+                | below(1, word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+                | below(0x20, word)
                 | (word & highBits)
-            if special != 0 { return }
+            guard special == 0 else {
+                index += special.trailingZeroBitCount / 8
+                return
+            }
             index += 8
         }
     }

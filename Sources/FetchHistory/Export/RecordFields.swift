@@ -6,28 +6,12 @@ enum RecordKey: Int, CaseIterable {
     case id, session, source, outcome, cancelReason, value, error, startedAt, endedAt, durationMs, status, bytes
     case tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError
 
-    var name: StaticString {
-        switch self {
-        case .id: "id"
-        case .session: "session"
-        case .source: "source"
-        case .outcome: "outcome"
-        case .cancelReason: "cancelReason"
-        case .value: "value"
-        case .error: "error"
-        case .startedAt: "startedAt"
-        case .endedAt: "endedAt"
-        case .durationMs: "durationMs"
-        case .status: "status"
-        case .bytes: "bytes"
-        case .tappedAt: "tappedAt"
-        case .timeoutMs: "timeoutMs"
-        case .endedBy: "endedBy"
-        case .endedByAt: "endedByAt"
-        case .answerValue: "answerValue"
-        case .answerError: "answerError"
-        }
-    }
+    var name: StaticString { Self.names[rawValue] }
+
+    private static let names: [StaticString] = [
+        "id", "session", "source", "outcome", "cancelReason", "value", "error", "startedAt", "endedAt", "durationMs",
+        "status", "bytes", "tappedAt", "timeoutMs", "endedBy", "endedByAt", "answerValue", "answerError",
+    ]
 }
 
 /// A record's values, found in the input and left there: one slot per
@@ -54,29 +38,39 @@ struct RecordFields {
             return
         }
         notAnObject = nil
+        guard parser.enterObject() else { return }
         var unknown: Set<String> = []
         var next = 0
-        try parser.members { key, parser throws(JSONSyntaxError) in
-            let value = try parser.value(depth: 1)
+        repeat {
             // Exports write the keys in order: try the one after the last first.
-            guard let slot = try Self.slot(of: key, in: parser, expected: next) else {
-                let name = try parser.string(key)
-                guard unknown.insert(name).inserted else { throw parser.error("the key '\(name)' appears twice", at: key.start - 1) }
-                return
+            let keyOffset: Int
+            let slot: RecordKey
+            if let expected = RecordKey(rawValue: next), parser.key(expected.name) {
+                keyOffset = parser.index - expected.name.utf8CodeUnitCount - 3
+                slot = expected
+            } else {
+                let key = try parser.key()
+                keyOffset = key.start - 1
+                guard let known = try Self.slot(of: key, in: parser) else {
+                    _ = try parser.value(depth: 1)
+                    let name = try parser.string(key)
+                    guard unknown.insert(name).inserted else { throw parser.error("the key '\(name)' appears twice", at: keyOffset) }
+                    continue
+                }
+                slot = known
             }
+            let value = try parser.value(depth: 1)
             next = slot.rawValue + 1
             guard slots[slot.rawValue] == nil else {
-                throw parser.error("the key '\(slot.name)' appears twice", at: key.start - 1)
+                throw parser.error("the key '\(slot.name)' appears twice", at: keyOffset)
             }
             slots[slot.rawValue] = value
             if value.isEscaped { decoded[slot] = try parser.string(value) }
-        }
+        } while try parser.nextMember()
     }
 
-    private static func slot(of key: JSONToken, in parser: JSONParser, expected: Int) throws(JSONSyntaxError) -> RecordKey? {
-        if !key.isEscaped, let guess = RecordKey(rawValue: expected), Self.text(parser.text(of: key), is: guess.name) {
-            return guess
-        }
+    /// The known key `key` names, if any.
+    private static func slot(of key: JSONToken, in parser: JSONParser) throws(JSONSyntaxError) -> RecordKey? {
         if key.isEscaped {
             let name = try parser.string(key)
             return RecordKey.allCases.first { "\($0.name)" == name }
@@ -250,9 +244,10 @@ struct RecordFields {
     /// never depends on the importing machine's zone.
     private func time(_ key: RecordKey) throws(RecordError) -> Timestamp? {
         let parsed = try withUTF8(key) { text -> Timestamp? in
+            if let time = Timestamp(exportedISO8601: text) { return time }
             let namesZone = text.last == UInt8(ascii: "Z")
                 || text.dropFirst(19).contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
-            return Timestamp(exportedISO8601: text) ?? (namesZone ? Timestamp(iso8601: text) : nil)
+            return namesZone ? Timestamp(iso8601: text) : nil
         }
         guard let parsed else { return nil }
         guard let parsed else { throw RecordError(message: "'\(key.name)' is not an ISO 8601 UTC time: \(try required(key).prefix(40))") }
