@@ -93,6 +93,7 @@ let package = Package(
                 "fetch-history",
                 "fetch-history-http",
                 "FetchHistory",
+                "FetchHistoryTesting",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),

@@ -54,16 +54,9 @@ final class OutputStream {
 /// Messages for the user, unbuffered, on standard error.
 enum StandardError {
     static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        let stream = OutputStream(descriptor: STDERR_FILENO, name: "standard error")
+        try? stream.write(text)
+        try? stream.flush()
     }
 
     static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }

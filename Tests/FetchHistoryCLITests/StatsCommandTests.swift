@@ -1,3 +1,4 @@
+import FetchHistoryTesting
 import Foundation
 import Testing
 
@@ -58,20 +59,8 @@ struct StatsCommandTests {
         }
     }
 
-    /// A seeded generator, so a failure can be reproduced.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func randomHistory(count: Int, seed: UInt64) -> [ExportRecord] {
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         let outcomes = ["succeeded", "succeeded", "succeeded", "failed", "cancelled", "timed-out", "interrupted", "running"]
         return (0..<count).map { index in
             ExportRecord.make(

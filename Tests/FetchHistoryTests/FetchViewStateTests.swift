@@ -198,8 +198,8 @@ struct FetchViewStateTests {
     @Test func repeatedFetchesRunOnTheClockWithoutRealWaiting() async throws {
         try await withMainSerialExecutor {
             let clock = TestClock()
-            let client = RandomNumberClient(latency: .milliseconds(100), clock: clock, generator: SplitMix64(state: 1))
-            var expected = SplitMix64(state: 1)
+            let client = RandomNumberClient(latency: .milliseconds(100), clock: clock, generator: SplitMix64(seed: 1))
+            var expected = SplitMix64(seed: 1)
             let numbers = (0..<3).map { _ in Int.random(in: 1...100, using: &expected) }
             let recorder = try HistoryRecorder.inMemory(source: RandomNumberClient.sourceName)
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)

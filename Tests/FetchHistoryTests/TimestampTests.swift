@@ -1,3 +1,4 @@
+import FetchHistoryTesting
 import Foundation
 import Testing
 @testable import FetchHistory
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func agreesWithFoundationOnWholeSeconds() {
-        var generator = SplitMix64(state: 7)
+        var generator = SplitMix64(seed: 7)
         for _ in 0..<1_000 {
             let seconds = Int64.random(in: 0...4_102_444_800, using: &generator)
             let expected = Date(timeIntervalSince1970: Double(seconds)).formatted(.iso8601)

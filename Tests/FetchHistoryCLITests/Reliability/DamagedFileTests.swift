@@ -1,3 +1,4 @@
+import FetchHistoryTesting
 import Foundation
 import Testing
 
@@ -101,7 +102,7 @@ extension ReliabilityTests {
 
         // MARK: Making the damaged files
 
-        static func make(_ damage: Damage, in sandbox: Sandbox, random: inout SeededRandom) async throws -> String {
+        static func make(_ damage: Damage, in sandbox: Sandbox, random: inout SplitMix64) async throws -> String {
             let path = sandbox.path("damaged.sqlite")
             switch damage {
             case .text:

@@ -1,3 +1,4 @@
+import FetchHistoryTesting
 import Foundation
 import Synchronization
 import Testing
@@ -301,7 +302,7 @@ extension ReliabilityTests {
         static let alphabet = Array("{}[]\":,0123456789-+.eE\\ntfu ".utf8) + [0x00, 0x0A, 0x7F, 0x80, 0xC3, 0xE2, 0xF0, 0xFF]
 
         /// One random change to `bytes`, described.
-        static func mutate(_ bytes: inout Data, using random: inout SeededRandom) -> String {
+        static func mutate(_ bytes: inout Data, using random: inout SplitMix64) -> String {
             guard !bytes.isEmpty else {
                 bytes.append(alphabet.randomElement(using: &random)!)
                 return "insert into empty"

@@ -1,5 +1,6 @@
 import Dispatch
 import FetchHistory
+import FetchHistoryTesting
 import Foundation
 import Synchronization
 import Testing
@@ -29,34 +30,16 @@ enum Reliability {
 
     /// A generator for one test: the suite's seed mixed with the test's name,
     /// so each test's choices do not depend on which other tests ran.
-    static func random(for test: String) -> SeededRandom {
+    static func random(for test: String) -> SplitMix64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in test.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return SeededRandom(seed: seed ^ hash)
+        return SplitMix64(seed: seed ^ hash)
     }
 
     /// An integer setting from the environment, for longer local runs
     /// (`RELIABILITY_KILLS=500 swift test --filter Reliability`).
     static func setting(_ name: String, default value: Int) -> Int {
         ProcessInfo.processInfo.environment[name].flatMap { Int($0) } ?? value
-    }
-}
-
-/// SplitMix64: small, fast and the same on every platform, so a printed seed
-/// repeats a run exactly.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }
 
@@ -261,12 +244,12 @@ enum ExternalCommand {
                 })
             }
         }
-        guard await wait(for: exited, limit: limit) else {
+        guard await FetchHistoryProcess.wait(for: exited, limit: limit) else {
             kill(process.processIdentifier, SIGKILL)
-            _ = await wait(for: exited, limit: .seconds(10))
+            _ = await FetchHistoryProcess.wait(for: exited, limit: .seconds(10))
             throw SandboxError("\(executable) \(arguments.joined(separator: " ")) did not exit within \(limit); killed")
         }
-        _ = await wait(for: drained, limit: .seconds(10))
+        _ = await FetchHistoryProcess.wait(for: drained, limit: .seconds(10))
         return Result(
             command: [executable] + arguments, status: process.terminationStatus,
             wasSignalled: process.terminationReason == .uncaughtSignal,
@@ -286,18 +269,4 @@ enum ExternalCommand {
         )
     }
 
-    private static func wait(for group: DispatchGroup, limit: Duration) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let once = Mutex<CheckedContinuation<Bool, Never>?>(continuation)
-            let resume: @Sendable (Bool) -> Void = { value in
-                once.withLock { pending in
-                    pending?.resume(returning: value)
-                    pending = nil
-                }
-            }
-            group.notify(queue: .global()) { resume(true) }
-            let (seconds, attoseconds) = limit.components
-            DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) { resume(false) }
-        }
-    }
 }

@@ -259,7 +259,7 @@ final class FetchHistoryProcess: @unchecked Sendable {
 
     /// Whether `group` finished within `limit`, without blocking a thread of
     /// the cooperative pool.
-    private static func wait(for group: DispatchGroup, limit: Duration) async -> Bool {
+    static func wait(for group: DispatchGroup, limit: Duration) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let once = Mutex<CheckedContinuation<Bool, Never>?>(continuation)
             let resume: @Sendable (Bool) -> Void = { value in
