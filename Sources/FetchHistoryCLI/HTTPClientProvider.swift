@@ -23,18 +23,34 @@ public enum HTTPClientProvider: Sendable {
         case .linked(let makeClient):
             return makeClient(url)
         case .companion(let name):
-            let path = Self.folderOfThisExecutable() + "/" + name
-            var arguments: [UnsafeMutablePointer<CChar>?] = ([path] + CommandLine.arguments.dropFirst()).map { strdup($0) }
-            arguments.append(nil)
-            execv(path, arguments)
+            let folder = Self.folderOfThisExecutable()
+            let path = folder + "/" + name
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) }
+            argv.append(nil)
+            execv(path, argv)
             guard errno != ENOENT else {
-                throw CLIError(
-                    "fetching over HTTP needs \(name) beside this program, at \(path), and it is not there "
-                        + "(`swift build -c release` builds both; install them together)"
-                )
+                throw CLIError(Self.missingCompanion(name, at: path, in: folder, arguments: arguments))
             }
             throw CLIError("fetching over HTTP needs \(path), which could not be started: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// What to do when the companion is not beside this program. `swift run
+    /// fetch-history` builds fetch-history alone, so from a SwiftPM build
+    /// folder the exact command that works is the same one run through the
+    /// companion. Secrets in a URL argument are shown as `***`, as everywhere.
+    static func missingCompanion(_ name: String, at path: String, in folder: String, arguments: [String]) -> String {
+        let missing = "fetching over HTTP needs \(name) beside this program, at \(path), and it is not there"
+        guard folder.contains("/.build/") else {
+            return missing + " (`swift build -c release` builds both; install them together)"
+        }
+        let shown = arguments.map { argument in
+            guard argument.contains("://"), let url = URL(string: argument) else { return argument }
+            return RedactedURL(url).description
+        }
+        let command = (["swift", "run", name] + shown).map(ShellWord.quoted).joined(separator: " ")
+        return missing + "; `swift run` built only this program, so run `\(command)` (or `swift build` first)"
     }
 
     private static func folderOfThisExecutable() -> String {

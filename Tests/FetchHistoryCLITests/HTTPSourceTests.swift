@@ -108,6 +108,27 @@ struct HTTPSourceTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 
+    @Test func underSwiftRunAnHTTPFetchGivesTheCommandThatWorks() async throws {
+        // Given fetch-history alone in a SwiftPM build folder, as `swift run fetch-history` leaves it
+        let sandbox = try Sandbox()
+        let folder = sandbox.path(".build/debug")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let alone = URL(fileURLWithPath: folder + "/fetch-history")
+        try FileManager.default.copyItem(at: FetchHistoryProcess.binary, to: alone)
+
+        // When it is asked to fetch over HTTP, with a secret and a shell-special character in the URL
+        let result = try await sandbox.run(
+            ["fetch", "--source", "http://127.0.0.1:9/n?token=S3CR3T&page=2", "--count", "2"], executable: alone)
+
+        // Then it gives the exact command that works, quoted for the shell, the secret hidden
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains(
+            "run `swift run fetch-history-http fetch --source 'http://127.0.0.1:9/n?token=***&page=2' --count 2`"),
+            "\(result)")
+        #expect(!result.standardError.contains("S3CR3T"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+
     @Test func secretsInTheURLAreNeverRecordedOrPrinted() async throws {
         // Given a server, and a URL with a password and a token
         let server = try LocalHTTPServer { _ in .answer(status: 200, body: Data("{\"number\": 5}".utf8)) }
