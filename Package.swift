@@ -51,9 +51,17 @@ let package = Package(
             name: "FetchHistoryHTTP",
             dependencies: ["FetchHistory"]
         ),
+        // The test kit. It brings swift-clocks' TestClock along (re-exported),
+        // and reports its failures through IssueReporting, with the support
+        // library that makes them fail a Swift Testing test on Linux.
         .target(
             name: "FetchHistoryTesting",
-            dependencies: ["FetchHistory"]
+            dependencies: [
+                "FetchHistory",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
         ),
         // The commands, shared by the two executables below.
         .target(
@@ -86,6 +94,11 @@ let package = Package(
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
+        ),
+        // The test kit's own tests.
+        .testTarget(
+            name: "FetchHistoryTestingTests",
+            dependencies: ["FetchHistoryTesting"]
         ),
         .testTarget(
             name: "FetchHistoryCLITests",

@@ -1,8 +1,13 @@
 import Synchronization
 
 /// Thrown by `withTimeout` when the operation took longer than its limit.
-public struct TimeoutError: Error, CustomStringConvertible {
+public struct TimeoutError: Error, Equatable, CustomStringConvertible {
     public var limit: Duration
+
+    public init(limit: Duration) {
+        self.limit = limit
+    }
+
     public var description: String { "timed out after \(limit)" }
 }
 
@@ -27,11 +32,12 @@ public func withTimeout<T: Sendable>(
             race.arm(continuation)
             let timer = Task {
                 try? await Task.sleep(for: limit)
-                if race.resume(with: .failure(TimeoutError(limit: limit))) { work.cancel() }
+                // The operation is cancelled before the caller resumes, so
+                // the caller never sees it still running.
+                race.finish(with: .failure(TimeoutError(limit: limit)), cancellingLoser: work.cancel)
             }
             Task {
-                race.resume(with: await work.result)
-                timer.cancel()
+                race.finish(with: await work.result, cancellingLoser: timer.cancel)
             }
         }
     } onCancel: {
@@ -51,16 +57,17 @@ private final class FirstResult<T: Sendable>: Sendable {
         if let early { continuation.resume(with: early) }
     }
 
-    /// True when this call decided the race.
-    @discardableResult
-    func resume(with result: Result<T, any Error>) -> Bool {
+    /// Ends the race with `result` if nobody has yet: calls `cancellingLoser`,
+    /// then resumes the waiting caller.
+    func finish(with result: Result<T, any Error>, cancellingLoser: () -> Void) {
         let (won, continuation) = state.withLock { state -> (Bool, CheckedContinuation<T, any Error>?) in
             guard state.result == nil else { return (false, nil) }
             state.result = result
             defer { state.continuation = nil }
             return (true, state.continuation)
         }
+        guard won else { return }
+        cancellingLoser()
         continuation?.resume(with: result)
-        return won
     }
 }

@@ -1,6 +1,5 @@
 import Clocks
 import Synchronization
-import ConcurrencyExtras
 @testable import FetchHistory
 import FetchHistoryHTTP
 import FetchHistoryTesting
@@ -10,8 +9,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// HTTP scenarios through the view state. In the serialized suite because
-/// they use the main serial executor.
+/// HTTP scenarios through the view state.
 extension FetchViewStateTests {
     /// A stub whose requests never get an answer: they end when cancelled.
     final class SlowServer: Sendable {
@@ -19,7 +17,7 @@ extension FetchViewStateTests {
     }
 
     @Test func anHTTPFetchRecordsItsStatusAndSize() async throws {
-        try await withMainSerialExecutor {
+        do {
             let stub = URLProtocolStub { _ in .ok("{\"number\": 17}") }
             let client = HTTPNumberClient(url: URL(string: "http://\(stub.host)/n")!, configuration: stub.configuration)
             let recorder = try HistoryRecorder(store: .inMemory(), source: client.source)
@@ -35,7 +33,7 @@ extension FetchViewStateTests {
     }
 
     @Test func aFailedHTTPFetchKeepsTheStatus() async throws {
-        try await withMainSerialExecutor {
+        do {
             let stub = URLProtocolStub { _ in .respond(status: 503, body: Data("busy".utf8)) }
             let client = HTTPNumberClient(url: URL(string: "http://\(stub.host)/n")!, configuration: stub.configuration)
             let recorder = try HistoryRecorder(store: .inMemory(), source: client.source)
@@ -51,7 +49,7 @@ extension FetchViewStateTests {
     }
 
     @Test func cancellingMidRequestIsRecordedAsCancelledOnce() async throws {
-        try await withMainSerialExecutor {
+        do {
             let server = SlowServer()
             let client = HTTPNumberClient(url: URL(string: "http://\(server.stub.host)/n")!, configuration: server.stub.configuration)
             let recorder = try HistoryRecorder.inMemory()
@@ -69,7 +67,7 @@ extension FetchViewStateTests {
     }
 
     @Test func aSlowServerTimesOutOnTheTestClock() async throws {
-        try await withMainSerialExecutor {
+        do {
             let server = SlowServer()
             let clock = TestClock()
             let client = HTTPNumberClient(url: URL(string: "http://\(server.stub.host)/n")!, configuration: server.stub.configuration)
@@ -87,7 +85,7 @@ extension FetchViewStateTests {
     }
 
     @Test func repeatedHTTPFetchesAreObservedAsTheyArrive() async throws {
-        try await withMainSerialExecutor {
+        do {
             let counter = Mutex(0)
             let stub = URLProtocolStub { _ in .ok(String(counter.withLock { $0 += 1; return $0 })) }
             let clock = TestClock()
@@ -121,7 +119,7 @@ extension FetchViewStateTests {
 
     @Test func noTableHoldsASecretAfterFetchingFromASecretURL() async throws {
         let secrets = ["hunter2", "alice", "tok3n", "k3y", "s1gnature", "c0de", "fr4gment"]
-        try await withMainSerialExecutor {
+        do {
             let stub = URLProtocolStub { _ in .respond(status: 500, body: Data()) }
             let url = URL(string: "https://alice:hunter2@\(stub.host)/n?token=tok3n&x-api-key=k3y&Sig=s1gnature&code=c0de&page=2#access_token=fr4gment")!
             let client = HTTPNumberClient(url: url, configuration: stub.configuration)

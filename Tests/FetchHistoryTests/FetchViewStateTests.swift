@@ -1,17 +1,17 @@
 import Clocks
-import ConcurrencyExtras
 import FetchHistory
 import FetchHistoryTesting
 import Foundation
 import Testing
 
-/// Every test that swaps in the main serial executor lives under this one
-/// serialized suite: the executor hook is process-global.
+/// The view state, driven by stubs the test answers and clocks it advances:
+/// each step waits for something observable (a stub's call, a fetch's
+/// task, a recorded state), never for the scheduler.
 @MainActor
-@Suite(.serialized)
+@Suite
 struct FetchViewStateTests {
     @Test func showsTheFetchInFlightUntilTheSourceAnswers() async throws {
-        try await withMainSerialExecutor {
+        do {
             // Given a source that answers only when told
             let client = APIClientStubWithCheckedContinuation()
             let clock = TestClock()
@@ -44,7 +44,7 @@ struct FetchViewStateTests {
     }
 
     @Test func aFailureIsShownAndRecorded() async throws {
-        try await withMainSerialExecutor {
+        do {
             let client = APIClientStubWithTaskYield(throwing: SourceFailure(message: "HTTP 503"))
             let recorder = try HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
@@ -61,7 +61,7 @@ struct FetchViewStateTests {
     }
 
     @Test func aTaskYieldStubAnswersAfterOneStep() async throws {
-        try await withMainSerialExecutor {
+        do {
             let recorder = try HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: APIClientStubWithTaskYield(returning: 7), recorder: recorder, clock: TestClock())
 
@@ -76,7 +76,7 @@ struct FetchViewStateTests {
     }
 
     @Test func theUserCancelsAFetchInFlight() async throws {
-        try await withMainSerialExecutor {
+        do {
             let client = APIClientStubWithCheckedContinuation()
             let clock = TestClock()
             let recorder = try HistoryRecorder.inMemory()
@@ -98,7 +98,7 @@ struct FetchViewStateTests {
     }
 
     @Test func cancellingClearsAnEarlierNumber() async throws {
-        try await withMainSerialExecutor {
+        do {
             let client = APIClientStubWithCheckedContinuation()
             let viewState = FetchViewState(client: client, recorder: try HistoryRecorder.inMemory(), clock: TestClock())
             viewState.fetchButtonTapped()
@@ -118,7 +118,7 @@ struct FetchViewStateTests {
     }
 
     @Test func aNewFetchSupersedesTheOneInFlight() async throws {
-        try await withMainSerialExecutor {
+        do {
             let client = APIClientStubWithCheckedContinuation()
             let clock = TestClock()
             let recorder = try HistoryRecorder.inMemory()
@@ -155,7 +155,7 @@ struct FetchViewStateTests {
     }
 
     @Test func aFetchLongerThanTheTimeoutIsRecordedAsTimedOut() async throws {
-        try await withMainSerialExecutor {
+        do {
             let client = APIClientStubWithCheckedContinuation()
             let clock = TestClock()
             let recorder = try HistoryRecorder.inMemory()
@@ -177,7 +177,7 @@ struct FetchViewStateTests {
     }
 
     @Test func anAnswerBeforeTheTimeoutWins() async throws {
-        try await withMainSerialExecutor {
+        do {
             let client = APIClientStubWithCheckedContinuation()
             let clock = TestClock()
             let recorder = try HistoryRecorder.inMemory()
@@ -196,17 +196,16 @@ struct FetchViewStateTests {
     }
 
     @Test func repeatedFetchesRunOnTheClockWithoutRealWaiting() async throws {
-        try await withMainSerialExecutor {
-            let clock = TestClock()
+        do {
+            // Every sleep ends at once, the clock jumping to its deadline.
+            let clock = ImmediateClock()
             let client = RandomNumberClient(latency: .milliseconds(100), clock: clock, generator: SplitMix64(seed: 1))
             var expected = SplitMix64(seed: 1)
             let numbers = (0..<3).map { _ in Int.random(in: 1...100, using: &expected) }
             let recorder = try HistoryRecorder.inMemory(source: RandomNumberClient.sourceName)
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
 
-            let run = Task { try await viewState.fetch(count: 3, interval: .seconds(1)) }
-            await clock.run()
-            let completed = try await withTimeout { try await run.value }
+            let completed = try await withTimeout { try await viewState.fetch(count: 3, interval: .seconds(1)) }
 
             #expect(completed.map(\.outcome) == numbers.map(FetchOutcome.succeeded))
             #expect(viewState.number == numbers.last)
@@ -219,14 +218,17 @@ struct FetchViewStateTests {
     }
 
     @Test func cancellingARunStopsItAndRecordsTheFetchInFlight() async throws {
-        try await withMainSerialExecutor {
+        do {
             let client = APIClientStubWithCheckedContinuation()
             let clock = TestClock()
             let recorder = try HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
             let run = Task { try await viewState.fetch(count: 5, interval: .seconds(1)) }
             try await client.waitUntilCalled()
+            let first = try #require(viewState.fetchTask)
             await client.resume(returning: 1)
+            // The first fetch ends at 0 only if it has taken its answer before the clock moves.
+            _ = try await withTimeout { try await first.value }
             await clock.advance(by: .seconds(1))
             try await client.waitUntilCalled(times: 2)
 
@@ -243,7 +245,7 @@ struct FetchViewStateTests {
     }
 
     @Test func aRecorderFailureIsShownAndTheSourceIsNotAsked() async throws {
-        await withMainSerialExecutor {
+        do {
             let client = APIClientStubWithTaskYield(returning: 1)
             let viewState = FetchViewState(client: client, recorder: FailingRecorder(), clock: TestClock())
 
@@ -256,16 +258,15 @@ struct FetchViewStateTests {
     }
 
     @Test func theRandomSourceAnswersAfterItsLatencyAndHonoursCancellation() async throws {
-        try await withMainSerialExecutor {
-            let clock = TestClock()
+        do {
+            let clock = ImmediateClock()
             let client = RandomNumberClient(latency: .seconds(1), clock: clock)
-            let answer = Task { try await client.fetchRandomNumber() }
-            await clock.advance(by: .seconds(1))
-            let number = try await withTimeout { try await answer.value }
+            let number = try await withTimeout { try await client.fetchRandomNumber() }
             #expect((1...100).contains(number))
+            #expect(clock.now == ImmediateClock.Instant(offset: .seconds(1)))
 
+            // Cancelled before or while it waits: either way it ends with CancellationError.
             let cancelled = Task { try await client.fetchRandomNumber() }
-            await Task.yield()
             cancelled.cancel()
             await #expect(throws: CancellationError.self) { try await cancelled.value }
         }
@@ -275,7 +276,7 @@ struct FetchViewStateTests {
     /// fetch task, cancellation and recording show up as flaky mismatches.
     @Test func superseedAndCancelScenariosAreStableOverManyRuns() async throws {
         for iteration in 0..<500 {
-            try await withMainSerialExecutor {
+            do {
                 let client = APIClientStubWithCheckedContinuation()
                 let clock = TestClock()
                 let recorder = try HistoryRecorder.inMemory()

@@ -1,12 +1,10 @@
 import Clocks
-import ConcurrencyExtras
 import FetchHistory
 import FetchHistoryTesting
 import Foundation
 import Testing
 
-/// Replays of sessions recorded by a real view state. In the serialized
-/// suite: recording them uses the main serial executor.
+/// Replays of sessions recorded by a real view state.
 extension FetchViewStateTests {
     struct Recording {
         var store: HistoryStore
@@ -27,7 +25,7 @@ extension FetchViewStateTests {
     ) async throws -> Recording {
         let store = try HistoryStore.inMemory()
         let recorder = try HistoryRecorder(store: store, source: "stub", startedAt: Timestamp(millisecondsSince1970: 1_000_000))
-        try await withMainSerialExecutor {
+        do {
             let client = APIClientStubWithCheckedContinuation()
             let clock = TestClock()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: timeout)
@@ -140,14 +138,13 @@ extension FetchViewStateTests {
     @Test func repeatedFetchesOnAnIntervalReplayExactly() async throws {
         let store = try HistoryStore.inMemory()
         let recorder = try HistoryRecorder(store: store, source: "random", startedAt: Timestamp(millisecondsSince1970: 0))
-        try await withMainSerialExecutor {
-            let clock = TestClock()
+        do {
+            // Every sleep ends at once, the clock jumping to its deadline.
+            let clock = ImmediateClock()
             let viewState = FetchViewState(
                 client: RandomNumberClient(latency: .milliseconds(100), clock: clock), recorder: recorder, clock: clock
             )
-            let run = Task { try await viewState.fetch(count: 4, interval: .milliseconds(250)) }
-            await clock.run()
-            _ = try await withTimeout { try await run.value }
+            _ = try await withTimeout { try await viewState.fetch(count: 4, interval: .milliseconds(250)) }
         }
         let recording = Recording(store: store, session: recorder.session)
 

@@ -1,4 +1,5 @@
 import FetchHistory
+import FetchHistoryTesting
 import Foundation
 
 /// A failure a stub source reports, with a message the screen shows.
@@ -43,4 +44,14 @@ func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appending(path: "fetch-history-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+}
+
+/// A recorder that holds each transition until the test lets it through, to
+/// look at the view state while a start or an end is being written.
+struct GatedRecorder: FetchRecorder {
+    let starts = ContinuationStub<FetchStart, Void>()
+    let ends = ContinuationStub<FetchEnd, Void>()
+
+    func record(_ start: FetchStart) async throws { try await starts.call(start) }
+    func record(_ end: FetchEnd) async throws { try await ends.call(end) }
 }

@@ -38,7 +38,6 @@ public final class FetchViewState {
 
     @ObservationIgnored private let client: any APIClient
     @ObservationIgnored private let recorder: any FetchRecorder
-    @ObservationIgnored private let clock: any Clock<Duration>
     @ObservationIgnored private let timeout: Duration?
     @ObservationIgnored private let timeline: ClockTimeline
     /// The fetch that owns the screen; an older one ending changes nothing.
@@ -57,7 +56,6 @@ public final class FetchViewState {
     ) {
         self.client = client
         self.recorder = recorder
-        self.clock = clock
         self.timeout = timeout
         self.timeline = ClockTimeline(clock)
     }
@@ -99,9 +97,13 @@ public final class FetchViewState {
         count: Int, interval: Duration, onEach: (CompletedFetch) -> Void = { _ in }
     ) async throws -> [CompletedFetch] {
         var completed: [CompletedFetch] = []
-        for index in 0..<count {
-            if index > 0, interval > .zero {
-                do { try await clock.sleep(for: interval) } catch { break }
+        for _ in 0..<count {
+            if let previous = completed.last, interval > .zero {
+                // Until the previous fetch's recorded end plus the interval,
+                // not for the interval from whenever this line runs: on a
+                // test clock the next start is then exact, however late this
+                // task gets here.
+                do { try await timeline.sleep(until: previous.startOffset + previous.duration + interval) } catch { break }
             }
             if Task.isCancelled { break }
             let fetch = try await fetch()
@@ -144,6 +146,9 @@ public final class FetchViewState {
         var response: SourceResponse?
         do {
             let answer = try await self.answer(deadline: timeout.map { startOffset + $0 })
+            // A source that ignores cancellation may still answer; the fetch
+            // was cancelled at the tap all the same, so the answer is dropped.
+            if attempt.cancellation != nil { throw CancellationError() }
             outcome = .succeeded(answer.value)
             cause = .answer(answer.value)
             endOffset = timeline.now()
@@ -281,29 +286,3 @@ private final class Attempt: Sendable {
 }
 
 private struct FetchTimedOut: Error {}
-
-/// Offsets on the view state's clock since the view state was created, and
-/// sleeping until such an offset. Opens the `any Clock` once, so the rest of
-/// the view state never juggles its instant type.
-struct ClockTimeline: Sendable {
-    let now: @Sendable () -> Duration
-    let sleep: @Sendable (Duration) async throws -> Void
-
-    init(_ clock: any Clock<Duration>) {
-        (now, sleep) = Self.open(clock)
-    }
-
-    func sleep(until offset: Duration) async throws {
-        try await sleep(offset)
-    }
-
-    private static func open<C: Clock>(
-        _ clock: C
-    ) -> (@Sendable () -> Duration, @Sendable (Duration) async throws -> Void) where C.Duration == Duration {
-        let origin = clock.now
-        return (
-            { origin.duration(to: clock.now) },
-            { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
-        )
-    }
-}

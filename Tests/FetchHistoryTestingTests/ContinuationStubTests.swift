@@ -1,0 +1,194 @@
+import FetchHistoryTesting
+import Testing
+
+/// Bounded by a time limit too: a broken stub or timeout must fail these
+/// tests, not hang them.
+@Suite(.timeLimit(.minutes(1))) struct ContinuationStubTests {
+    struct Boom: Error, Equatable {}
+
+    @Test func twoPendingCallsAreAnsweredByNumber() async throws {
+        // Given two calls waiting
+        let stub = ContinuationStub<String, Int>()
+        let first = Task { try await stub.call("a") }
+        try await stub.waitUntilCalled()
+        let second = Task { try await stub.call("b") }
+        try await stub.waitUntilCalled(times: 2)
+        #expect(await stub.pendingCount == 2)
+
+        // When each is answered by its number, the older one last
+        #expect(await stub.resume(call: 2, returning: 20))
+        #expect(await stub.resume(call: 1, throwing: Boom()))
+
+        // Then each caller gets its own answer, and nothing is left waiting
+        #expect(try await withTimeout { try await second.value } == 20)
+        await #expect(throws: Boom.self) { try await withTimeout { try await first.value } }
+        #expect(await stub.pendingCount == 0)
+        #expect(await stub.callCount == 2)
+        #expect(await stub.arguments == ["a", "b"])
+    }
+
+    @Test func aCallIsAnsweredAtMostOnceAndOnlyIfMade() async throws {
+        let stub = ContinuationStub<Void, Int>()
+        let call = Task { try await stub.call() }
+        try await stub.waitUntilCalled()
+
+        #expect(await stub.resume(call: 1, returning: 1))
+        #expect(try await withTimeout { try await call.value } == 1)
+
+        #expect(await !stub.resume(call: 1, returning: 2), "already answered")
+        #expect(await !stub.resume(call: 2, returning: 2), "never made")
+        #expect(await !stub.resume(call: 0, returning: 2), "never made")
+        #expect(await !stub.resume(returning: 2), "nothing waiting")
+        #expect(await !stub.resume(throwing: Boom()), "nothing waiting")
+    }
+
+    @Test func resumeAnswersTheNewestCallStillWaiting() async throws {
+        // Given two calls waiting
+        let stub = ContinuationStub<Int, String>()
+        let older = Task { try await stub.call(1) }
+        try await stub.waitUntilCalled()
+        let newer = Task { try await stub.call(2) }
+        try await stub.waitUntilCalled(times: 2)
+
+        // When the test answers without a number
+        #expect(await stub.resume(returning: "newest"))
+
+        // Then the newer call got it and the older still waits
+        #expect(try await withTimeout { try await newer.value } == "newest")
+        #expect(await stub.pendingCount == 1)
+
+        // And once the newer is answered, the older is the newest waiting
+        #expect(await stub.resume(throwing: Boom()))
+        await #expect(throws: Boom.self) { try await withTimeout { try await older.value } }
+    }
+
+    @Test func aCancelledCallEndsAtOnceButStaysCounted() async throws {
+        // Given a call waiting, on a stub that honours cancellation
+        let stub = ContinuationStub<String, Int>()
+        let call = Task { try await stub.call("x") }
+        try await stub.waitUntilCalled()
+
+        // When its task is cancelled
+        call.cancel()
+
+        // Then it is no longer pending, at once, and ends with CancellationError
+        #expect(await stub.pendingCount == 0)
+        await #expect(throws: CancellationError.self) { try await withTimeout { try await call.value } }
+        #expect(await !stub.resume(call: 1, returning: 1), "a cancelled call cannot be answered")
+        // but it was made
+        #expect(await stub.callCount == 1)
+        #expect(await stub.arguments == ["x"])
+    }
+
+    @Test func aCallFromACancelledTaskEndsAtOnce() async throws {
+        let stub = ContinuationStub<Void, Int>()
+        let call = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await stub.call()
+        }
+
+        await #expect(throws: CancellationError.self) { try await withTimeout { try await call.value } }
+        #expect(await stub.callCount == 1)
+        #expect(await stub.pendingCount == 0)
+    }
+
+    @Test func withoutHonouringCancellationACancelledCallWaitsForTheTestsAnswer() async throws {
+        // Given a call waiting, on a stub that ignores cancellation
+        let stub = ContinuationStub<Void, Int>(honoursCancellation: false)
+        let call = Task { try await stub.call() }
+        try await stub.waitUntilCalled()
+
+        // When its task is cancelled
+        call.cancel()
+
+        // Then it still waits, and its caller gets the late answer
+        #expect(await stub.pendingCount == 1)
+        #expect(await stub.resume(returning: 7))
+        #expect(try await withTimeout { try await call.value } == 7)
+    }
+
+    @Test func waitUntilCalledTimesOutAtItsLimit() async throws {
+        let stub = ContinuationStub<Void, Int>()
+        let started = ContinuousClock.now
+
+        await #expect(throws: TimeoutError.self) { try await stub.waitUntilCalled(limit: .milliseconds(50)) }
+
+        #expect(ContinuousClock.now - started >= .milliseconds(50))
+    }
+
+    @Test func onceWaitUntilCalledReturnsTheCallCanBeResumed() async throws {
+        // Over many rounds: a call made on another thread is resumable the
+        // moment waitUntilCalled lets the test go.
+        for round in 1...500 {
+            let stub = ContinuationStub<Int, Int>()
+            let call = Task.detached { try await stub.call(round) }
+            try await stub.waitUntilCalled()
+            #expect(await stub.resume(returning: round), "round \(round)")
+            #expect(try await withTimeout { try await call.value } == round)
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct YieldingStubTests {
+    @Test func answersWhatItWasGiven() async throws {
+        let stub = YieldingStub<String, Int>(returning: 3)
+        #expect(try await stub.call("a") == 3)
+        #expect(try await stub.call("b") == 3)
+        #expect(await stub.callCount == 2)
+        #expect(await stub.arguments == ["a", "b"])
+    }
+
+    @Test func failsWithWhatItWasGiven() async throws {
+        struct Down: Error {}
+        let stub = YieldingStub<Void, Int>(throwing: Down())
+        await #expect(throws: Down.self) { try await stub.call() }
+    }
+
+    @Test func aCallCancelledMeanwhileThrowsCancellation() async throws {
+        let stub = YieldingStub<Void, Int>(returning: 1)
+        let call = Task { try await stub.call() }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await withTimeout { try await call.value } }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct WithTimeoutTests {
+    @Test func returnsTheOperationsResultWhenItIsFirst() async throws {
+        #expect(try await withTimeout { 42 } == 42)
+    }
+
+    @Test func firesAtItsLimitEvenIfTheOperationIgnoresCancellation() async throws {
+        // Given an operation that never ends, and ignores cancellation
+        let stub = ContinuationStub<Void, Int>(honoursCancellation: false)
+        let started = ContinuousClock.now
+
+        // When it is bounded
+        await #expect(throws: TimeoutError(limit: .milliseconds(50))) {
+            try await withTimeout(.milliseconds(50)) { try await stub.call() }
+        }
+
+        // Then the limit ended it, after the limit and not much later
+        #expect(ContinuousClock.now - started >= .milliseconds(50))
+        #expect(await stub.resume(returning: 0), "the operation was left waiting")
+    }
+
+    @Test func theOperationIsCancelledBeforeTheCallerResumes() async throws {
+        let stub = ContinuationStub<Void, Int>()
+        await #expect(throws: TimeoutError.self) {
+            try await withTimeout(.milliseconds(20)) { try await stub.call() }
+        }
+        #expect(await stub.callCount == 1)
+        #expect(await stub.pendingCount == 0)
+    }
+
+    @Test func cancellingTheCallerCancelsTheOperation() async throws {
+        let stub = ContinuationStub<Void, Int>()
+        let bounded = Task { try await withTimeout(.seconds(60)) { try await stub.call() } }
+        try await stub.waitUntilCalled()
+
+        bounded.cancel()
+
+        await #expect(throws: CancellationError.self) { try await withTimeout { try await bounded.value } }
+        #expect(await stub.pendingCount == 0)
+    }
+}
