@@ -1,3 +1,4 @@
+import FetchHistoryTesting
 import Foundation
 import Testing
 @testable import FetchHistory
@@ -25,6 +26,13 @@ import Testing
             )
         }
         return id
+    }
+
+    /// A recorder that died: this host and boot, a pid above any pid_max.
+    static var deadRecorder: ProcessIdentity {
+        var dead = ProcessIdentity.current
+        dead.processID = Int32.max
+        return dead
     }
 
     @Test func aRecordedFetchReadsBackWithEveryField() throws {
@@ -139,9 +147,9 @@ import Testing
     }
 
     @Test func aRunningFetchOfADeadProcessIsInterrupted() throws {
-        var dead = ProcessIdentity.current
-        dead.processID = Int32.max  // above any pid_max: never a live process
-        let crashed = try store.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 0), process: dead)
+        let crashed = try store.beginSession(
+            source: "random", at: Timestamp(millisecondsSince1970: 0), process: Self.deadRecorder
+        )
         let id = try record(nil, at: 1_000, in: crashed)
 
         let fetch = try store.fetch(idPrefix: id.lowercased)
@@ -163,6 +171,40 @@ import Testing
         #expect(!rebooted.isAlive)
     }
 
+    @Test func aLiveProcessHoldingTheRecordersIDIsNotTheRecorder() throws {
+        // Given this process's identity with the pid of another live process:
+        // pid 1, started long before this one, as if our pid had been reused
+        var reused = ProcessIdentity.current
+        reused.processID = 1
+
+        // When it is checked
+        // Then the start times differ, read from /proc/1/stat and /proc/self/stat:
+        // not the recorder
+        #expect(!reused.isAlive)
+    }
+
+    @Test func aFetchRecordedOnAnotherHostReadsAsRunning() throws {
+        // Given a fetch without an end, recorded on another machine: its pid is
+        // not alive here, and its boot id is not this machine's
+        let elsewhere = ProcessIdentity(
+            host: ProcessIdentity.current.host + "-elsewhere", processID: Int32.max,
+            bootID: "boot-of-another-machine", startTicks: 1
+        )
+        let remote = try store.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 0), process: elsewhere)
+        let id = try record(nil, at: 1_000, in: remote)
+
+        // When it is read back
+        let fetch = try store.fetch(idPrefix: id.lowercased)
+
+        // Then its recorder cannot be checked from here, so it is not called
+        // interrupted: it reads as running, in listings and counts
+        #expect(elsewhere.isAlive)
+        #expect(fetch.status == .running)
+        #expect(try store.fetches(matching: HistoryFilter(status: .running)).map(\.id) == [id])
+        #expect(try store.fetches(matching: HistoryFilter(status: .interrupted)).isEmpty)
+        #expect(try store.statistics().counts == [.running: 1])
+    }
+
     @Test func statisticsCountOutcomesAndRankLatencies() throws {
         for (index, duration) in (1...100).enumerated() {
             try record(.succeeded(index), at: Int64(index) * 1000, duration: Int64(duration))
@@ -180,6 +222,24 @@ import Testing
         #expect(try store.statistics(matching: HistoryFilter(since: Timestamp(millisecondsSince1970: 200_000))).latency == nil)
     }
 
+    @Test func statisticsOfSucceededFetchesKeepTheirLatency() throws {
+        // Given succeeded fetches taking 10, 20 and 30 ms, and a failed one
+        for (index, duration) in [10, 20, 30].enumerated() {
+            try record(.succeeded(index), at: Int64(index) * 1_000, duration: Int64(duration))
+        }
+        try record(.failed("x"), at: 5_000, duration: 500)
+
+        // When statistics are asked for succeeded fetches only, and for failed ones
+        let succeeded = try store.statistics(matching: HistoryFilter(status: .succeeded))
+        let failed = try store.statistics(matching: HistoryFilter(status: .failed))
+
+        // Then the succeeded ones have their latency, the failed ones none
+        #expect(succeeded.counts == [.succeeded: 3])
+        #expect(succeeded.latency == HistoryStatistics.Latency(p50: 20, p90: 30, p99: 30, max: 30))
+        #expect(failed.counts == [.failed: 1])
+        #expect(failed.latency == nil)
+    }
+
     @Test func exportOrderIsOldestFirst() throws {
         let ids = try [3_000, 1_000, 2_000].map { try record(.succeeded(1), at: Int64($0)) }
         var seen: [UUID] = []
@@ -187,6 +247,119 @@ import Testing
         try store.forEachFetch { seen.append($0.id) }
 
         #expect(seen == [ids[1], ids[2], ids[0]])
+    }
+
+    // MARK: - Order within one millisecond
+
+    /// Three fetches started in one millisecond (recorded in that order),
+    /// between an older and a newer one.
+    func recordThreeInOneMillisecond() throws -> (older: UUID, sameMillisecond: [UUID], newer: UUID) {
+        let older = try record(.succeeded(0), at: 1_000)
+        let sameMillisecond = try (1...3).map { try record(.succeeded($0), at: 2_000) }
+        let newer = try record(.succeeded(4), at: 3_000)
+        return (older, sameMillisecond, newer)
+    }
+
+    @Test func fetchesOfOneMillisecondListTheLastRecordedFirst() throws {
+        // Given three fetches started in one millisecond, between an older and a newer one
+        let (older, sameMillisecond, newer) = try recordThreeInOneMillisecond()
+
+        // When the history is listed, whole, limited and by session
+        let listed = try store.fetches().map(\.id)
+        let newestTwo = try store.fetches(limit: 2).map(\.id)
+        let bySession = try store.fetches(matching: HistoryFilter(sessionID: session.id)).map(\.id)
+
+        // Then of the three, the one recorded last comes first
+        let newestFirst = [newer] + sameMillisecond.reversed() + [older]
+        #expect(listed == newestFirst)
+        #expect(newestTwo == [newer, sameMillisecond[2]])
+        #expect(bySession == newestFirst)
+    }
+
+    @Test func fetchesOfOneMillisecondExportInRecordingOrder() throws {
+        // Given three fetches started in one millisecond, between an older and a newer one
+        let (older, sameMillisecond, newer) = try recordThreeInOneMillisecond()
+
+        // When the history is exported, oldest first
+        var exported: [UUID] = []
+        try store.forEachFetch { exported.append($0.id) }
+
+        // Then the three come in the order they were recorded
+        #expect(exported == [older] + sameMillisecond + [newer])
+    }
+
+    /// The interrupted listing is the one SQLite serves by sorting (two index
+    /// searches joined by OR, then a temporary B-tree) instead of walking an
+    /// index already in (started_at, rowid) order: only the tie-breaker keeps
+    /// same-millisecond fetches in recording order there.
+    @Test func interruptedFetchesOfOneMillisecondKeepRecordingOrder() throws {
+        // Given, in one millisecond: two fetches of a recorder that died, then
+        // an imported fetch stored as interrupted
+        let crashed = try store.beginSession(
+            source: "random", at: Timestamp(millisecondsSince1970: 0), process: Self.deadRecorder
+        )
+        let first = try record(nil, at: 2_000, in: crashed)
+        let second = try record(nil, at: 2_000, in: crashed)
+        let imported = Fetch(
+            id: UUID(), sessionID: UUID(), source: "random", startedAt: Timestamp(millisecondsSince1970: 2_000),
+            outcome: .interrupted
+        )
+        _ = try store.importFetches { insert in try insert(imported) }
+
+        // When the interrupted fetches are listed (newest first) and exported (oldest first)
+        let interrupted = HistoryFilter(status: .interrupted)
+        let listed = try store.fetches(matching: interrupted).map(\.id)
+        var exported: [UUID] = []
+        try store.forEachFetch(matching: interrupted) { exported.append($0.id) }
+
+        // Then both follow the order they were recorded in
+        #expect(listed == [imported.id, second, first])
+        #expect(exported == [first, second, imported.id])
+    }
+
+    @Test func aTimelineNumbersFetchesOfOneMillisecondInRecordingOrder() throws {
+        // Given a double tap: two fetches started in one millisecond, the
+        // first superseded by the second, which answers later
+        let recorder = try HistoryRecorder.inMemory()
+        let (first, second) = (UUID(), UUID())
+        try recorder.record(FetchStart(id: first, offset: .milliseconds(100)))
+        try recorder.record(FetchStart(id: second, offset: .milliseconds(100)))
+        try recorder.record(FetchEnd(
+            id: first, offset: .milliseconds(100), duration: .zero, outcome: .cancelled(.superseded), cause: .fetchTap
+        ))
+        try recorder.record(FetchEnd(
+            id: second, offset: .milliseconds(250), duration: .milliseconds(150), outcome: .succeeded(7), cause: .answer(7)
+        ))
+
+        // When the session's timeline is read
+        let timeline = try recorder.timeline()
+
+        // Then fetch 1 is the one recorded first, the superseded one
+        #expect(timeline == [
+            .started(1, at: .milliseconds(100)),
+            .ended(1, .cancelled(.superseded), at: .milliseconds(100)),
+            .started(2, at: .milliseconds(100)),
+            .ended(2, .succeeded(7), at: .milliseconds(250)),
+        ])
+    }
+
+    @Test func theNewestSessionIsTheOneStartedLastAndOfOneMillisecondTheLastRecorded() throws {
+        // Given an empty history
+        let history = try HistoryStore.inMemory()
+        let none = try history.newestSession()
+
+        // When sessions are recorded out of start order, then one more in the
+        // newest one's millisecond
+        let late = try history.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 5_000))
+        try history.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 1_000))
+        let newestBeforeTie = try history.newestSession()
+        let alsoLate = try history.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 5_000))
+
+        // Then there is none at first, then the one started last, and of two
+        // started in one millisecond the one recorded last
+        #expect(none == nil)
+        #expect(newestBeforeTie?.id == late.id)
+        #expect(try history.newestSession()?.id == alsoLate.id)
     }
 
     @Test(arguments: [

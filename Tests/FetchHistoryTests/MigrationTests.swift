@@ -165,11 +165,9 @@ import Testing
 }
 
 extension MigrationTests {
-    @Test func aVersionOneDatabaseUpgradesInPlaceKeepingEveryRow() throws {
-        let folder = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appending(path: "history.sqlite").path
-        // Given a database written by the first schema, with a finished fetch
+    /// Writes a database of the first schema at `path`, holding one
+    /// finished fetch, `00000000-0000-0000-0000-000000000002`, and closes it.
+    static func writeVersionOneDatabase(at path: String) throws {
         let old = try Database(path: path, access: .create)
         try Migrator(migrations: Array(Migration.embedded.prefix(1))).migrate(old)
         try old.execute("INSERT INTO session VALUES ('00000000-0000-0000-0000-000000000001', 0, 'random', 'h', 1, NULL, NULL)")
@@ -177,6 +175,14 @@ extension MigrationTests {
             INSERT INTO fetch (id, session_id, source, started_at, ended_at, duration_ms, outcome, value)
             VALUES ('00000000-0000-0000-0000-000000000002', '00000000-0000-0000-0000-000000000001', 'random', 5, 105, 100, 'succeeded', 42)
             """)
+    }
+
+    @Test func aVersionOneDatabaseUpgradesInPlaceKeepingEveryRow() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        // Given a database written by the first schema, with a finished fetch
+        try Self.writeVersionOneDatabase(at: path)
 
         // When the current tool opens it
         let store = try HistoryStore(path: path, access: .readWrite)
@@ -187,5 +193,57 @@ extension MigrationTests {
         #expect(fetch.durationMilliseconds == 100)
         #expect(fetch.response == nil)
         #expect(try Database(path: path, access: .readOnly).scalarInt64("PRAGMA user_version") == Int64(Migrator().latestVersion))
+    }
+
+    @Test func aReaderOnAnOlderWritableDatabaseUpgradesItAndReadsIt() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        // Given a writable database written by the first schema
+        try Self.writeVersionOneDatabase(at: path)
+
+        // When a reader (list, show, stats, export) opens it
+        let store = try HistoryStore(path: path, access: .readOnly)
+
+        // Then it is upgraded in place, and its fetch reads back
+        #expect(try store.fetch(idPrefix: "00000000-0000-0000-0000-000000000002").outcome == .succeeded(42))
+        #expect(try Database(path: path, access: .readOnly).scalarInt64("PRAGMA user_version") == Int64(Migrator().latestVersion))
+    }
+
+    @Test func aReaderOnAnOlderReadOnlyDatabaseAsksForWritePermissionAndLeavesItAsItWas() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        // Given a database written by the first schema, made read-only (0444)
+        try Self.writeVersionOneDatabase(at: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        // When a reader opens it
+        // Then it is refused, saying it needs upgrading and how, even for root
+        // (who may write anyway), and the file is left as it was
+        let older = MigrationError.olderSchema(found: 1, supported: Migrator().latestVersion)
+        #expect(throws: HistoryError.cannotOpen(path: path, reason: older.description)) {
+            try HistoryStore(path: path, access: .readOnly)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["history.sqlite"])
+    }
+
+    @Test func aReaderOnAnEmptyFileSaysItHoldsNoHistoryAndLeavesItEmpty() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        // Given an empty, writable file where the history should be
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+
+        // When a reader opens it
+        // Then it is refused as holding no history, and reading has not turned
+        // it into a database
+        #expect(throws: HistoryError.cannotOpen(path: path, reason: MigrationError.noHistory.description)) {
+            try HistoryStore(path: path, access: .readOnly)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["history.sqlite"])
     }
 }

@@ -35,6 +35,16 @@ extension FetchViewStateTests {
         return Recording(store: store, session: recorder.session)
     }
 
+    /// `fetch` as read back after the recording process died mid-fetch.
+    static func asReadAfterItsRecorderDied(_ fetch: Fetch) -> Fetch {
+        var fetch = fetch
+        fetch.outcome = .interrupted
+        fetch.endedAt = nil
+        fetch.durationMilliseconds = nil
+        fetch.script?.end = nil
+        return fetch
+    }
+
     func replay(_ fetches: [Fetch], of recording: Recording) async throws -> ReplayReport {
         try await SessionReplay(fetches: fetches, origin: recording.session.startedAt).run()
     }
@@ -174,6 +184,49 @@ extension FetchViewStateTests {
         #expect(report.differences == ["fetch 2 ended at 1175 ms in the recording, at 1170 ms in the replay"])
     }
 
+    @Test func aChangedStartIsAMismatch() async throws {
+        // Given a recorded session whose second fetch's start was moved 5 ms
+        // later afterwards, its tap and its end left as they were
+        let recording = try await answeredSession()
+        var fetches = try recording.fetches()
+        fetches[1].startedAt.millisecondsSince1970 += 5
+
+        // When it is replayed
+        let report = try await replay(fetches, of: recording)
+
+        // Then that start is the one difference, named with both times
+        #expect(report.differences == ["fetch 2 started at 1155 ms in the recording, at 1150 ms in the replay"])
+    }
+
+    @Test func aChangedStartOfTheFetchTheRecordingEndedInIsAMismatch() async throws {
+        // Given a session whose recorder died during its second fetch, that
+        // fetch's start moved 5 ms later afterwards
+        let recording = try await answeredSession()
+        var fetches = try recording.fetches()
+        fetches[1] = Self.asReadAfterItsRecorderDied(fetches[1])
+        fetches[1].startedAt.millisecondsSince1970 += 5
+
+        // When it is replayed
+        let report = try await replay(fetches, of: recording)
+
+        // Then that fetch, which never ended, is still compared by its start
+        #expect(report.stoppedAt != nil)
+        #expect(report.differences == ["fetch 2 started at 1155 ms in the recording, at 1150 ms in the replay"])
+    }
+
+    @Test func fetchesGivenNewestFirstAreNumberedByTheirTaps() async throws {
+        // Given a recorded session's fetches, newest first (as `fetches(matching:)` lists them)
+        let recording = try await answeredSession()
+        let newestFirst = Array(try recording.fetches().reversed())
+
+        // When they are replayed
+        let report = try await replay(newestFirst, of: recording)
+
+        // Then fetch 1 is still the one tapped first, and the replay matches
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.steps.map(\.event) == ["fetch 1 tapped", "fetch 1 answered 42", "fetch 2 tapped", "fetch 2 failed: HTTP 503"])
+    }
+
     @Test func reorderedFetchesAreAMismatch() async throws {
         let recording = try await answeredSession()
         var fetches = try recording.fetches()
@@ -197,14 +250,23 @@ extension FetchViewStateTests {
         #expect(ReplayError.noScript(fetch: 2, id: fetches[1].id).description.contains("cannot be replayed"))
     }
 
+    @Test func fetchesWithDifferentTimeoutsAreRefused() async throws {
+        // Given a recorded session whose second fetch's timeout was edited to 1 s
+        let recording = try await answeredSession()
+        var fetches = try recording.fetches()
+        fetches[1].script?.timeoutMilliseconds = 1_000
+
+        // When a replay is made of it
+        // Then it is refused: one view state has one timeout
+        #expect(throws: ReplayError.mixedTimeouts) {
+            try SessionReplay(fetches: fetches, origin: recording.session.startedAt)
+        }
+    }
+
     @Test func anInterruptedFetchStopsTheReplay() async throws {
         let recording = try await answeredSession()
         var fetches = try recording.fetches()
-        // As read back after the recording process died mid-fetch.
-        fetches[1].outcome = .interrupted
-        fetches[1].endedAt = nil
-        fetches[1].durationMilliseconds = nil
-        fetches[1].script?.end = nil
+        fetches[1] = Self.asReadAfterItsRecorderDied(fetches[1])
 
         let report = try await replay(fetches, of: recording)
 
