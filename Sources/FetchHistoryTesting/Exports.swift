@@ -1,3 +1,5 @@
-// `TestClock` and `ImmediateClock` come with the kit: a test that imports
-// FetchHistoryTesting steps time without another dependency.
+// A test that imports FetchHistoryTesting gets what it tests with: the
+// library itself (its ManualClock, view state and stores), as XCTVapor
+// brings Vapor, and swift-clocks' TestClock and ImmediateClock.
 @_exported import Clocks
+@_exported import FetchHistory

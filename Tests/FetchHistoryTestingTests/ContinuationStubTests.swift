@@ -116,6 +116,15 @@ import Testing
         #expect(ContinuousClock.now - started >= .milliseconds(50))
     }
 
+    @Test func waitingForCallsInACancelledTaskEndsAtOnce() async throws {
+        let stub = ContinuationStub<Void, Int>()
+        let waiting = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await stub.waitUntilCalled(limit: .seconds(60))
+        }
+        await #expect(throws: CancellationError.self) { try await withTimeout { try await waiting.value } }
+    }
+
     @Test func onceWaitUntilCalledReturnsTheCallCanBeResumed() async throws {
         // Over many rounds: a call made on another thread is resumable the
         // moment waitUntilCalled lets the test go.

@@ -47,6 +47,33 @@ import Testing
         recorder.expectNoMoreChanges()
     }
 
+    @Test func aChangeThatLeavesTheProjectionEqualRecordsNothing() async throws {
+        let counter = Counter()
+        let recorder = StateRecorder { counter.value > 0 }
+        counter.value = 1
+        #expect(try await recorder.next() == false)
+        #expect(try await recorder.next() == true)
+
+        counter.value = 2   // still > 0
+        counter.value = 3
+        await Task.yield()
+        counter.value = 0
+
+        #expect(try await recorder.next() == false)
+        #expect(recorder.events.map(\.state) == [false, true, false])
+        recorder.expectNoMoreChanges()
+    }
+
+    @Test func waitingForAStateInACancelledTaskEndsAtOnce() async throws {
+        let recorder = StateRecorder { 1 }
+        _ = try await recorder.next()
+        let waiting = Task { @MainActor in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await recorder.next(limit: .seconds(60))
+        }
+        await #expect(throws: CancellationError.self) { try await withTimeout { try await waiting.value } }
+    }
+
     @Test func statesQueueUpInOrderUntilTaken() async throws {
         let counter = Counter()
         let recorder = StateRecorder { counter.value }

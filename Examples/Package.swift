@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+
+import PackageDescription
+
+// An app's package, as a user would write it: its own view states, client
+// protocols and value types, using fetch-history through its products only.
+let package = Package(
+    name: "Examples",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ExampleViewStates", targets: ["ExampleViewStates"]),
+    ],
+    dependencies: [
+        // A user writes `.package(url: "https://github.com/<owner>/fetch-history", from: "0.1.0")`.
+        .package(name: "fetch-history", path: ".."),
+    ],
+    targets: [
+        .target(
+            name: "ExampleViewStates",
+            dependencies: [.product(name: "FetchHistory", package: "fetch-history")]
+        ),
+        .testTarget(
+            name: "ExampleViewStatesTests",
+            dependencies: [
+                "ExampleViewStates",
+                .product(name: "FetchHistoryTesting", package: "fetch-history"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

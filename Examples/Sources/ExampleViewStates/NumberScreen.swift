@@ -1,0 +1,25 @@
+import FetchHistory
+
+/// A screen of the app built on the library's own view state: it fetches
+/// numbers and records every fetch, cancellation and timeout into a history
+/// file the `fetch-history` command reads.
+@MainActor
+public final class NumberScreen {
+    public let viewState: FetchViewState
+    public let store: HistoryStore
+
+    public init(
+        historyAt path: String,
+        client: any APIClient = RandomNumberClient(),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) throws {
+        store = try HistoryStore(path: path, access: .create)
+        let recorder = try HistoryRecorder(store: store, source: RandomNumberClient.sourceName)
+        viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(5))
+    }
+
+    /// The last 20 fetches that failed, newest first.
+    public func recentFailures() throws -> [Fetch] {
+        try store.fetches(matching: HistoryFilter(status: .failed), limit: 20)
+    }
+}

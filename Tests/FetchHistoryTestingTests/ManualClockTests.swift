@@ -1,0 +1,84 @@
+import FetchHistoryTesting
+import Synchronization
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct ManualClockTests {
+    @Test func waitUntilSleepingReturnsOnceTheSleeperSleeps() async throws {
+        let clock = ManualClock()
+        let nap = Task { try await clock.sleep(until: .init(offset: .seconds(1))) }
+
+        try await clock.waitUntilSleeping()
+
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(1))
+        try await withTimeout { try await nap.value }
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test func waitUntilSleepingTimesOutWhenNobodySleeps() async throws {
+        let clock = ManualClock()
+        await #expect(throws: TimeoutError(limit: .milliseconds(30))) {
+            try await clock.waitUntilSleeping(limit: .milliseconds(30))
+        }
+    }
+
+    @Test func waitingForSleepersInACancelledTaskEndsAtOnce() async throws {
+        let clock = ManualClock()
+        let waiting = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await clock.waitUntilSleeping(limit: .seconds(60))
+        }
+        await #expect(throws: CancellationError.self) { try await withTimeout { try await waiting.value } }
+    }
+
+    @Test func aSleeperWhoseDeadlineHasComeWakesAtOnce() async throws {
+        let clock = ManualClock()
+        clock.advance(by: .seconds(5))
+
+        try await withTimeout { try await clock.sleep(until: .init(offset: .seconds(5))) }
+        try await withTimeout { try await clock.sleep(until: .init(offset: .seconds(1))) }
+
+        #expect(clock.now.offset == .seconds(5), "never moved back")
+    }
+
+    @Test func advancingWakesTheSleepersDueAndTheClockStaysThere() async throws {
+        let clock = ManualClock()
+        let woken = WakeLog()
+        let naps = [3, 1, 2].map { seconds in
+            Task {
+                try await clock.sleep(until: .init(offset: .seconds(seconds)))
+                woken.append(clock.now.offset)
+            }
+        }
+        try await clock.waitUntilSleeping(3)
+
+        // Only the one due wakes, and reads the moment the test moved to
+        clock.advance(by: .milliseconds(1_500))
+        try await withTimeout { try await naps[1].value }
+        #expect(woken.offsets == [.milliseconds(1_500)])
+        #expect(clock.sleeperCount == 2)
+
+        clock.advance(to: .seconds(10))
+        for nap in naps { try await withTimeout { try await nap.value } }
+        #expect(woken.offsets == [.milliseconds(1_500), .seconds(10), .seconds(10)])
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test func aCancelledSleeperStopsSleeping() async throws {
+        let clock = ManualClock()
+        let nap = Task { try await clock.sleep(until: .init(offset: .seconds(1))) }
+        try await clock.waitUntilSleeping()
+
+        nap.cancel()
+
+        await #expect(throws: CancellationError.self) { try await withTimeout { try await nap.value } }
+        #expect(clock.sleeperCount == 0)
+    }
+}
+
+/// When each sleeper woke, as it saw the clock.
+private final class WakeLog: Sendable {
+    private let log = Mutex<[Duration]>([])
+    var offsets: [Duration] { log.withLock { $0 } }
+    func append(_ offset: Duration) { log.withLock { $0.append(offset) } }
+}
