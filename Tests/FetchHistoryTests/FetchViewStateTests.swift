@@ -197,15 +197,16 @@ struct FetchViewStateTests {
 
     @Test func repeatedFetchesRunOnTheClockWithoutRealWaiting() async throws {
         do {
-            // Every sleep ends at once, the clock jumping to its deadline.
-            let clock = ImmediateClock()
+            let clock = ManualClock()
             let client = RandomNumberClient(latency: .milliseconds(100), clock: clock, generator: SplitMix64(seed: 1))
             var expected = SplitMix64(seed: 1)
             let numbers = (0..<3).map { _ in Int.random(in: 1...100, using: &expected) }
             let recorder = try HistoryRecorder.inMemory(source: RandomNumberClient.sourceName)
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
 
-            let completed = try await withTimeout { try await viewState.fetch(count: 3, interval: .seconds(1)) }
+            let run = Task { try await viewState.fetch(count: 3, interval: .seconds(1)) }
+            try await clock.step(fetches: 3, latency: .milliseconds(100), interval: .seconds(1))
+            let completed = try await withTimeout { try await run.value }
 
             #expect(completed.map(\.outcome) == numbers.map(FetchOutcome.succeeded))
             #expect(viewState.number == numbers.last)
@@ -259,11 +260,15 @@ struct FetchViewStateTests {
 
     @Test func theRandomSourceAnswersAfterItsLatencyAndHonoursCancellation() async throws {
         do {
-            let clock = ImmediateClock()
+            let clock = ManualClock()
             let client = RandomNumberClient(latency: .seconds(1), clock: clock)
-            let number = try await withTimeout { try await client.fetchRandomNumber() }
+            let answer = Task { try await client.fetchRandomNumber() }
+            try await clock.waitUntilSleeping()
+            clock.advance(by: .milliseconds(999))
+            #expect(clock.sleeperCount == 1, "not answered before its latency")
+            clock.advance(by: .milliseconds(1))
+            let number = try await withTimeout { try await answer.value }
             #expect((1...100).contains(number))
-            #expect(clock.now == ImmediateClock.Instant(offset: .seconds(1)))
 
             // Cancelled before or while it waits: either way it ends with CancellationError.
             let cancelled = Task { try await client.fetchRandomNumber() }

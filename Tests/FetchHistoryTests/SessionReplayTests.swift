@@ -149,12 +149,13 @@ extension FetchViewStateTests {
         let store = try HistoryStore.inMemory()
         let recorder = try HistoryRecorder(store: store, source: "random", startedAt: Timestamp(millisecondsSince1970: 0))
         do {
-            // Every sleep ends at once, the clock jumping to its deadline.
-            let clock = ImmediateClock()
+            let clock = ManualClock()
             let viewState = FetchViewState(
                 client: RandomNumberClient(latency: .milliseconds(100), clock: clock), recorder: recorder, clock: clock
             )
-            _ = try await withTimeout { try await viewState.fetch(count: 4, interval: .milliseconds(250)) }
+            let run = Task { try await viewState.fetch(count: 4, interval: .milliseconds(250)) }
+            try await clock.step(fetches: 4, latency: .milliseconds(100), interval: .milliseconds(250))
+            _ = try await withTimeout { try await run.value }
         }
         let recording = Recording(store: store, session: recorder.session)
 

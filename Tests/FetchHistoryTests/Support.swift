@@ -55,3 +55,18 @@ struct GatedRecorder: FetchRecorder {
     func record(_ start: FetchStart) async throws { try await starts.call(start) }
     func record(_ end: FetchEnd) async throws { try await ends.call(end) }
 }
+
+extension ManualClock {
+    /// Steps a run of `count` fetches whose source sleeps `latency` on this
+    /// clock, `interval` apart: each sleep is advanced past once it has begun.
+    func step(fetches count: Int, latency: Duration, interval: Duration) async throws {
+        for index in 0..<count {
+            if index > 0 {
+                try await waitUntilSleeping()
+                advance(by: interval)
+            }
+            try await waitUntilSleeping()
+            advance(by: latency)
+        }
+    }
+}
