@@ -87,12 +87,19 @@ public actor HTTPNumberClient: APIClient {
 
 /// Collects one data task's body up to a limit and resumes the waiting
 /// fetch when the task completes.
-private final class BodyCollector: NSObject, URLSessionDataDelegate, Sendable {
+///
+/// The task may complete before the fetch waits: when the calling task is
+/// already cancelled, `withTaskCancellationHandler` cancels the data task
+/// before `start`, and URLSession completes it on its own queues. The
+/// outcome is then kept for `start`, or the fetch would wait forever.
+final class BodyCollector: NSObject, URLSessionDataDelegate, Sendable {
     private struct State {
         var body = Data()
         var status = 0
         var overflowed = false
         var continuation: CheckedContinuation<(Data, Int), any Error>?
+        /// The outcome of a task that completed before `start`.
+        var early: Result<(Data, Int), any Error>?
     }
 
     private let limit: Int
@@ -103,7 +110,11 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func start(_ continuation: CheckedContinuation<(Data, Int), any Error>) {
-        state.withLock { $0.continuation = continuation }
+        let early = state.withLock { state -> Result<(Data, Int), any Error>? in
+            if state.early == nil { state.continuation = continuation }
+            return state.early
+        }
+        if let early { continuation.resume(with: early) }
     }
 
     func urlSession(
@@ -139,6 +150,7 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, Sendable {
             } else {
                 result = .success((state.body, state.status))
             }
+            if state.continuation == nil { state.early = result }
             return (state.continuation, result)
         }
         continuation?.resume(with: result)

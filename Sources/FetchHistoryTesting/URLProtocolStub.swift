@@ -105,6 +105,13 @@ private enum StubRegistry {
 
 private final class StubURLProtocol: URLProtocol {
     private var work: Task<Void, Never>?
+    /// Set by `stopLoading`. A stopped protocol must not call its client:
+    /// URLSession has failed the task and may have dropped it from its
+    /// registry, and on Linux a later `urlProtocolDidFinishLoading` stops
+    /// the process ("Trying to access a behaviour for a task that in not in
+    /// the registry"). It happened when the client cancelled a body over its
+    /// cap between the stub's `didLoad` and `didFinishLoading`.
+    private let stopped = Mutex(false)
 
     override class func canInit(with request: URLRequest) -> Bool {
         URLProtocolStub.stub(for: request) != nil
@@ -123,27 +130,39 @@ private final class StubURLProtocol: URLProtocol {
         let this = UncheckedSendable(self)
         work = Task {
             let `self` = this.value
-            let client = self.client
             do {
                 switch try await stub.receive(request) {
                 case .respond(let status, let body, let headers):
-                    guard !Task.isCancelled, let url = request.url,
+                    guard let url = request.url,
                           let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
                     else { return }
-                    client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-                    client?.urlProtocol(self, didLoad: body)
-                    client?.urlProtocolDidFinishLoading(self)
+                    self.deliver { $0.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed) }
+                    self.deliver { $0.urlProtocol(self, didLoad: body) }
+                    self.deliver { $0.urlProtocolDidFinishLoading(self) }
                 case .fail(let error):
-                    client?.urlProtocol(self, didFailWithError: error)
+                    self.deliver { $0.urlProtocol(self, didFailWithError: error) }
                 }
             } catch {
-                if !Task.isCancelled { client?.urlProtocol(self, didFailWithError: URLError(.unknown)) }
+                self.deliver { $0.urlProtocol(self, didFailWithError: URLError(.unknown)) }
             }
         }
     }
 
     override func stopLoading() {
+        stopped.withLock { $0 = true }
         work?.cancel()
+    }
+
+    /// Makes one call to the client, unless loading has stopped. The lock is
+    /// held through the call, so `stopLoading` (called on URLSession's work
+    /// queue) waits for a call under way, and every later call is skipped.
+    /// The client's calls queue work for the delegate and never wait for that
+    /// work queue, so holding the lock cannot deadlock with it.
+    private func deliver(_ call: (any URLProtocolClient) -> Void) {
+        stopped.withLock { stopped in
+            guard !stopped, let client else { return }
+            call(client)
+        }
     }
 }
 

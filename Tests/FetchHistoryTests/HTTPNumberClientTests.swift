@@ -1,6 +1,6 @@
 import FetchHistory
-import FetchHistoryHTTP
 import FetchHistoryTesting
+@testable import FetchHistoryHTTP
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
@@ -122,6 +122,26 @@ import FoundationNetworking
         if case .failure(let error) = result {
             #expect((error as? URLError)?.code == .cancelled || error is CancellationError, "\(error)")
         }
+    }
+
+    /// A fetch whose task is cancelled before it starts cancels the data
+    /// task first (`withTaskCancellationHandler` calls its handler at once),
+    /// and URLSession may complete that task, on its own queues, before the
+    /// fetch starts waiting for it.
+    @Test func aTaskCompletedBeforeTheFetchWaitsStillEndsTheFetch() async throws {
+        // Given a data task that completed, cancelled, before anyone waited for it
+        let collector = BodyCollector(limit: 1024)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: URL(string: "https://numbers.invalid/n")!)
+        collector.urlSession(session, task: task, didCompleteWithError: URLError(.cancelled))
+
+        // When the fetch starts waiting for it
+        let wait = Task { try await withCheckedThrowingContinuation { collector.start($0) } }
+        let result = try await withTimeout { await wait.result }
+
+        // Then it ends with the task's error instead of waiting forever
+        #expect(throws: URLError(.cancelled)) { try result.get() }
     }
 }
 
