@@ -1,4 +1,6 @@
+import Dispatch
 import FetchHistoryTesting
+import Foundation
 import Testing
 
 /// Bounded by a time limit too: a broken stub or timeout must fail these
@@ -199,5 +201,33 @@ import Testing
 
         await #expect(throws: CancellationError.self) { try await withTimeout { try await bounded.value } }
         #expect(await stub.pendingCount == 0)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DedicatedThreadTests {
+    struct Refused: Error {}
+
+    @Test func returnsWhatTheWorkReturnsOrThrows() async throws {
+        #expect(await runOnDedicatedThread { 6 * 7 } == 42)
+        await #expect(throws: Refused.self) { try await runOnDedicatedThread { () throws(Refused) -> Int in throw Refused() } }
+    }
+
+    @Test func blockingWorkLeavesTheCooperativePoolFree() async throws {
+        // Given more blocked pieces of work than the pool has threads
+        let release = DispatchSemaphore(value: 0)
+        let count = ProcessInfo.processInfo.activeProcessorCount + 2
+        let blocked = (0..<count).map { index in
+            Task { await runOnDedicatedThread { release.wait(); return index } }
+        }
+
+        // When the test, itself on the pool, goes on and releases them
+        let stillRunning = await Task.detached { true }.value
+        for _ in 0..<count { release.signal() }
+
+        // Then it could: each piece held a thread of its own
+        #expect(stillRunning)
+        var finished: [Int] = []
+        for task in blocked { finished.append(try await withTimeout { await task.value }) }
+        #expect(finished == Array(0..<count))
     }
 }

@@ -53,7 +53,7 @@ enum SQLiteProbe {
     /// `PRAGMA integrity_check`: "ok" for a sound database, else SQLite's
     /// list of problems (or why it could not be opened).
     static func integrityCheck(_ path: String) async -> String {
-        await onThread {
+        await runOnDedicatedThread {
             do {
                 let database = try Database(path: path, access: .readOnly)
                 var problems: [String] = []
@@ -67,7 +67,7 @@ enum SQLiteProbe {
 
     /// The integer the query answers, read-only.
     static func integer(_ path: String, _ sql: String) async throws -> Int64 {
-        try await onThread {
+        try await runOnDedicatedThread {
             let database = try Database(path: path, access: .readOnly)
             return try database.scalarInt64(sql)
         }
@@ -76,23 +76,12 @@ enum SQLiteProbe {
     /// Runs `sql` on a read-write connection (to make fixtures: another
     /// application's database, a newer schema version).
     static func execute(_ path: String, _ sql: [String]) async throws {
-        try await onThread {
+        try await runOnDedicatedThread {
             let database = try Database(path: path, access: .create)
             for statement in sql { try database.execute(statement) }
         }
     }
 
-    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
-
-    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
-            Thread { continuation.resume(returning: body()) }.start()
-        }
-    }
 }
 
 // MARK: - Files
