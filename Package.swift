@@ -21,7 +21,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
-        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     ],
     targets: [
@@ -90,9 +89,6 @@ let package = Package(
                 "FetchHistory",
                 "FetchHistoryHTTP",
                 "FetchHistoryTesting",
-                .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
         // The test kit's own tests.

@@ -43,7 +43,18 @@ struct DatabaseOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError("no history at \(path); record one with `fetch-history fetch` or pass --database PATH")
         }
-        return try HistoryStore(path: path, access: .readOnly)
+        do {
+            return try HistoryStore(path: path, access: .readOnly)
+        } catch HistoryError.cannotOpen(_, reason: .needsUpgrade) {
+            // A history made by an older fetch-history is upgraded once, by
+            // the first command that may write it; a read-only one is left
+            // as it is, and the error says how to upgrade it.
+            do {
+                return try HistoryStore(path: path, access: .readWrite)
+            } catch HistoryError.cannotOpen(_, reason: .readOnly) {
+                return try HistoryStore(path: path, access: .readOnly)
+            }
+        }
     }
 
     /// Opens the history for writing, creating its folder (mode 0700) and

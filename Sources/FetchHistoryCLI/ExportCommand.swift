@@ -32,13 +32,12 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.openForReading()
-        let filter = try filters.filter(in: store)
         guard let output else {
-            return try write(store, filter, to: .standardOutput())
+            return try write(store, to: .standardOutput())
         }
         let file = try AtomicFile(path: output)
         do {
-            try write(store, filter, to: OutputStream(descriptor: file.descriptor, name: output))
+            try write(store, to: OutputStream(descriptor: file.descriptor, name: output))
             try file.commit()
         } catch {
             file.discard()
@@ -46,10 +45,10 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    private func write(_ store: HistoryStore, _ filter: HistoryFilter, to output: OutputStream) throws {
+    private func write(_ store: HistoryStore, to output: OutputStream) throws {
         var writer = FetchWriter(output: output, format: format)
         try writer.begin()
-        try store.forEachFetch(matching: filter) { try writer.write($0) }
+        try store.read { db in try db.forEachFetch(matching: filters.filter(in: db)) { try writer.write($0) } }
         try writer.end()
     }
 }

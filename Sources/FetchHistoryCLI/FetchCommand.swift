@@ -80,7 +80,7 @@ struct FetchCommand: AsyncParsableCommand {
             recordedSource = RandomNumberClient.sourceName
         }
         let store = try database.openForWriting()
-        let recorder = try HistoryRecorder(store: store, source: recordedSource)
+        let recorder = try await HistoryRecorder(store: store, source: recordedSource)
         let viewState = FetchViewState(client: client, recorder: recorder, timeout: timeout?.duration)
         let output = OutputStream.standardOutput()
         let table = FetchTable(color: Terminal.wantsColor && format == .text)
@@ -92,7 +92,7 @@ struct FetchCommand: AsyncParsableCommand {
                 printed += 1
                 if showsProgress { StandardError.write("\r\u{1B}[K") }
                 // Print what was recorded, read back, rather than what we meant to record.
-                guard let fetch = try? store.fetch(idPrefix: completed.id.lowercased) else { return }
+                guard let fetch = try? store.read({ db in try db.fetch(idPrefix: completed.id.lowercased) }) else { return }
                 switch format {
                 case .text: try? output.write(table.row(fetch) + "\n")
                 case .json: try? output.write { FetchJSON.append(fetch, to: &$0); $0.append(UInt8(ascii: "\n")) }

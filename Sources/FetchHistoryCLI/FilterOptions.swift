@@ -32,10 +32,10 @@ struct FilterOptions: ParsableArguments {
         return status
     }
 
-    /// The filter for `store`, resolving a session prefix to its id.
-    func filter(in store: HistoryStore) throws -> HistoryFilter {
+    /// The filter, resolving a session prefix to its id in `db`.
+    func filter(in db: Database) throws -> HistoryFilter {
         HistoryFilter(
-            status: outcome, source: source, sessionID: try session.map { try store.session(idPrefix: $0).id },
+            status: outcome, source: source, sessionID: try session.map { try db.session(idPrefix: $0).id },
             since: since?.timestamp, until: until?.timestamp
         )
     }

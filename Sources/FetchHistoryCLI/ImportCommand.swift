@@ -60,7 +60,9 @@ struct ImportCommand: ParsableCommand {
         let summary: ImportSummary
         do {
             let store = try database.openForWriting()
-            summary = try store.importFetches { insert in try FetchRecordReader(descriptor: input).forEach(insert) }
+            summary = try store.write { db in
+                try db.importFetches { insert in try FetchRecordReader(descriptor: input).forEach(insert) }
+            }
         } catch {
             // A refused import leaves no trace: not even the new, empty
             // database it would have gone into.

@@ -29,7 +29,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.openForReading()
-        let fetches = try store.fetches(matching: try filters.filter(in: store), limit: limit == 0 ? nil : limit)
+        let fetches = try store.read { db in try db.fetches(matching: filters.filter(in: db), limit: limit == 0 ? nil : limit) }
         let output = OutputStream.standardOutput()
         switch format {
         case .table:

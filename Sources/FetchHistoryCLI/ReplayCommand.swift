@@ -48,15 +48,19 @@ struct ReplayCommand: AsyncParsableCommand {
     @MainActor
     private func replay() async throws {
         let store = live ? try database.openForWriting() : try database.openForReading()
-        let chosen: Session
-        if let session {
-            chosen = try store.session(idPrefix: session)
-        } else {
-            guard let newest = try store.newestSession() else { throw CLIError("the history has no sessions to replay") }
-            chosen = newest
+        let prefix = session
+        let (chosen, fetches) = try await store.read { db -> (Session, [Fetch]) in
+            let chosen: Session
+            if let prefix {
+                chosen = try db.session(idPrefix: prefix)
+            } else {
+                guard let newest = try db.newestSession() else { throw CLIError("the history has no sessions to replay") }
+                chosen = newest
+            }
+            var fetches: [Fetch] = []
+            try db.forEachFetch(matching: HistoryFilter(sessionID: chosen.id)) { fetches.append($0) }
+            return (chosen, fetches)
         }
-        var fetches: [Fetch] = []
-        try store.forEachFetch(matching: HistoryFilter(sessionID: chosen.id)) { fetches.append($0) }
         let replay: SessionReplay
         do {
             replay = try SessionReplay(fetches: fetches, origin: chosen.startedAt)
@@ -150,7 +154,7 @@ struct LiveReplay {
         }
         actions.sort { ($0.at, $0.isTap ? 1 : 0) < ($1.at, $1.isTap ? 1 : 0) }
 
-        let recorder = try HistoryRecorder(store: store, source: session.source)
+        let recorder = try await HistoryRecorder(store: store, source: session.source)
         let clock = ContinuousClock()
         let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: timeout)
         let start = clock.now
@@ -160,8 +164,8 @@ struct LiveReplay {
         }
         _ = try? await viewState.fetchTask?.value
 
-        var live: [Fetch] = []
-        try store.forEachFetch(matching: HistoryFilter(sessionID: recorder.session.id)) { live.append($0) }
+        let liveSession = recorder.session.id
+        let live = try await store.read { db in Array(try db.fetches(matching: HistoryFilter(sessionID: liveSession)).reversed()) }
         var lines = ["live session \(recorder.session.id.lowercased.prefix(8)) re-ran \(live.count) fetches of session \(session.id.lowercased.prefix(8))",
                      "FETCH  RECORDED                  LIVE"]
         for index in 0..<max(fetches.count, live.count) {

@@ -23,8 +23,10 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.openForReading()
-        let fetch = try store.fetch(idPrefix: id)
-        let session = try store.session(id: fetch.sessionID)
+        let (fetch, session) = try store.read { db in
+            let fetch = try db.fetch(idPrefix: id)
+            return (fetch, try db.session(id: fetch.sessionID))
+        }
         let output = OutputStream.standardOutput()
         switch format {
         case .text: try output.write(Self.text(fetch, session))

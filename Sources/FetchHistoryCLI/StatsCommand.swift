@@ -25,7 +25,7 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.openForReading()
-        let statistics = try store.statistics(matching: try filters.filter(in: store))
+        let statistics = try store.read { db in try db.statistics(matching: filters.filter(in: db)) }
         let output = OutputStream.standardOutput()
         try output.write(format == .json ? Self.json(statistics) : Self.text(statistics))
         try output.flush()

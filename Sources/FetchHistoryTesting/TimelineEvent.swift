@@ -4,7 +4,7 @@ import FetchHistory
 /// start: what a test asserts to prove the whole sequence was recorded.
 ///
 /// ```swift
-/// #expect(try recorder.timeline() == [
+/// #expect(try await recorder.timeline() == [
 ///     .started(at: .zero),
 ///     .ended(.succeeded(42), at: .milliseconds(150)),
 /// ])
@@ -35,7 +35,7 @@ public struct TimelineEvent: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-extension HistoryStore {
+extension Database {
     /// Every start and end recorded in `session`, in time order; ties keep
     /// recording order, a fetch's start before its end.
     public func timeline(of session: Session) throws -> [TimelineEvent] {
@@ -57,12 +57,13 @@ extension HistoryStore {
 extension HistoryRecorder {
     /// A recorder over a new in-memory store, its session started at the
     /// epoch so recorded times read as plain offsets.
-    public static func inMemory(source: String = "stub") throws -> HistoryRecorder {
-        try HistoryRecorder(store: .inMemory(), source: source, startedAt: Timestamp(millisecondsSince1970: 0))
+    public static func inMemory(source: String = "stub") async throws -> HistoryRecorder {
+        try await HistoryRecorder(store: .inMemory(), source: source, startedAt: Timestamp(millisecondsSince1970: 0))
     }
 
     /// The recorded starts and ends of this recorder's session.
-    public func timeline() throws -> [TimelineEvent] {
-        try store.timeline(of: session)
+    public func timeline() async throws -> [TimelineEvent] {
+        let session = self.session
+        return try await store.read { db in try db.timeline(of: session) }
     }
 }

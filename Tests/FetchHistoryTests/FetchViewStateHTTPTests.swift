@@ -1,4 +1,3 @@
-import Clocks
 import Synchronization
 @testable import FetchHistory
 import FetchHistoryHTTP
@@ -20,12 +19,12 @@ extension FetchViewStateTests {
         do {
             let stub = URLProtocolStub { _ in .ok("{\"number\": 17}") }
             let client = HTTPNumberClient(url: URL(string: "http://\(stub.host)/n")!, configuration: stub.configuration)
-            let recorder = try HistoryRecorder(store: .inMemory(), source: client.source)
-            let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+            let recorder = try await HistoryRecorder(store: .inMemory(), source: client.source)
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())
 
             let completed = try await withTimeout { try await viewState.fetch() }
 
-            let fetch = try recorder.store.fetch(idPrefix: completed.id.lowercased)
+            let fetch = try await recorder.store.read { db in try db.fetch(idPrefix: completed.id.lowercased) }
             #expect(fetch.outcome == .succeeded(17))
             #expect(fetch.response == SourceResponse(status: 200, bytes: 14))
             #expect(fetch.source == "http://\(stub.host)/n")
@@ -36,13 +35,13 @@ extension FetchViewStateTests {
         do {
             let stub = URLProtocolStub { _ in .respond(status: 503, body: Data("busy".utf8)) }
             let client = HTTPNumberClient(url: URL(string: "http://\(stub.host)/n")!, configuration: stub.configuration)
-            let recorder = try HistoryRecorder(store: .inMemory(), source: client.source)
-            let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+            let recorder = try await HistoryRecorder(store: .inMemory(), source: client.source)
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())
 
             let completed = try await withTimeout { try await viewState.fetch() }
 
             #expect(viewState.error == "HTTP 503")
-            let fetch = try recorder.store.fetch(idPrefix: completed.id.lowercased)
+            let fetch = try await recorder.store.read { db in try db.fetch(idPrefix: completed.id.lowercased) }
             #expect(fetch.outcome == .failed("HTTP 503"))
             #expect(fetch.response == SourceResponse(status: 503, bytes: 4))
         }
@@ -52,8 +51,8 @@ extension FetchViewStateTests {
         do {
             let server = SlowServer()
             let client = HTTPNumberClient(url: URL(string: "http://\(server.stub.host)/n")!, configuration: server.stub.configuration)
-            let recorder = try HistoryRecorder.inMemory()
-            let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+            let recorder = try await HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())
 
             viewState.fetchButtonTapped()
             _ = try await server.stub.waitForRequest()
@@ -62,25 +61,25 @@ extension FetchViewStateTests {
 
             #expect(completed?.outcome == .cancelled(.user))
             #expect(viewState.error == "Fetch cancelled")
-            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.cancelled(.user), at: .zero)])
+            #expect(try await recorder.timeline() == [.started(at: .zero), .ended(.cancelled(.user), at: .zero)])
         }
     }
 
-    @Test func aSlowServerTimesOutOnTheTestClock() async throws {
+    @Test func aSlowServerTimesOutOnTheManualClock() async throws {
         do {
             let server = SlowServer()
-            let clock = TestClock()
+            let clock = ManualClock()
             let client = HTTPNumberClient(url: URL(string: "http://\(server.stub.host)/n")!, configuration: server.stub.configuration)
-            let recorder = try HistoryRecorder.inMemory()
+            let recorder = try await HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(3))
 
             viewState.fetchButtonTapped()
             _ = try await server.stub.waitForRequest()
-            await clock.advance(by: .seconds(3))
+            clock.advance(by: .seconds(3))
             let completed = try await withTimeout { try await viewState.fetchTask?.value }
 
             #expect(completed?.outcome == .timedOut)
-            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.timedOut, at: .seconds(3))])
+            #expect(try await recorder.timeline() == [.started(at: .zero), .ended(.timedOut, at: .seconds(3))])
         }
     }
 
@@ -88,9 +87,9 @@ extension FetchViewStateTests {
         do {
             let counter = Mutex(0)
             let stub = URLProtocolStub { _ in .ok(String(counter.withLock { $0 += 1; return $0 })) }
-            let clock = TestClock()
+            let clock = ManualClock()
             let client = HTTPNumberClient(url: URL(string: "http://\(stub.host)/n")!, configuration: stub.configuration)
-            let recorder = try HistoryRecorder.inMemory()
+            let recorder = try await HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
             let run = Task { try await viewState.fetch(count: 3, interval: .seconds(1)) }
             for expected in 1...3 {
@@ -99,7 +98,7 @@ extension FetchViewStateTests {
                 if expected < 3 {
                     // The next request only comes after the interval on the clock.
                     try await waitForRecordedEnds(expected, in: recorder)
-                    await clock.advance(by: .seconds(1))
+                    clock.advance(by: .seconds(1))
                 }
             }
             let completed = try await withTimeout { try await run.value }
@@ -111,7 +110,7 @@ extension FetchViewStateTests {
     /// Waits (bounded) until `count` fetches have ended in the history.
     private func waitForRecordedEnds(_ count: Int, in recorder: HistoryRecorder) async throws {
         for _ in 0..<10_000 {
-            if try recorder.timeline().filter({ $0.outcome != nil }).count >= count { return }
+            if try await recorder.timeline().filter({ $0.outcome != nil }).count >= count { return }
             await Task.yield()
         }
         Issue.record("fetch \(count) never ended")
@@ -124,18 +123,18 @@ extension FetchViewStateTests {
             let url = URL(string: "https://alice:hunter2@\(stub.host)/n?token=tok3n&x-api-key=k3y&Sig=s1gnature&code=c0de&page=2#access_token=fr4gment")!
             let client = HTTPNumberClient(url: url, configuration: stub.configuration)
             let store = try HistoryStore.inMemory()
-            let recorder = try HistoryRecorder(store: store, source: client.source)
-            let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+            let recorder = try await HistoryRecorder(store: store, source: client.source)
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())
 
             _ = try await withTimeout { try await viewState.fetch() }
 
-            let text = try store.allText()
+            let text = try await store.read { db in try db.allText() }
             #expect(text.contains("page=2"))
             for secret in secrets {
                 #expect(!text.contains(secret), "\(secret) is stored")
             }
             var exported: [UInt8] = []
-            for fetch in try store.fetches() { FetchJSON.append(fetch, to: &exported) }
+            for fetch in try await store.read({ db in try db.fetches() }) { FetchJSON.append(fetch, to: &exported) }
             for secret in secrets {
                 #expect(!String(decoding: exported, as: UTF8.self).contains(secret), "\(secret) is exported")
             }

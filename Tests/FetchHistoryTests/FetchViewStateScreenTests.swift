@@ -18,7 +18,7 @@ extension FetchViewStateTests {
     @Test func aNewFetchClearsThePreviousError() async throws {
         // Given a fetch that failed
         let client = APIClientStubWithCheckedContinuation()
-        let viewState = FetchViewState(client: client, recorder: try HistoryRecorder.inMemory(), clock: TestClock())
+        let viewState = FetchViewState(client: client, recorder: try await HistoryRecorder.inMemory(), clock: ManualClock())
         let screen = StateRecorder { self.screen(of: viewState) }
         viewState.fetchButtonTapped()
         try await client.waitUntilCalled()
@@ -43,8 +43,8 @@ extension FetchViewStateTests {
     @Test func aTimeoutClearsThePreviousNumber() async throws {
         // Given a number on screen
         let client = APIClientStubWithCheckedContinuation()
-        let clock = TestClock()
-        let viewState = FetchViewState(client: client, recorder: try HistoryRecorder.inMemory(), clock: clock, timeout: .seconds(1))
+        let clock = ManualClock()
+        let viewState = FetchViewState(client: client, recorder: try await HistoryRecorder.inMemory(), clock: clock, timeout: .seconds(1))
         viewState.fetchButtonTapped()
         try await client.waitUntilCalled()
         await client.resume(returning: 5)
@@ -54,7 +54,7 @@ extension FetchViewStateTests {
         // When the next fetch times out
         viewState.fetchButtonTapped()
         try await client.waitUntilCalled(times: 2)
-        await clock.advance(by: .seconds(1))
+        clock.advance(by: .seconds(1))
         let completed = try await withTimeout { try await viewState.fetchTask?.value }
 
         // Then the old number is not left beside the timeout
@@ -66,8 +66,8 @@ extension FetchViewStateTests {
     @Test func aRunStopsWhenTheUserTapsCancel() async throws {
         // Given a run of three fetches, the first answered
         let client = APIClientStubWithCheckedContinuation()
-        let clock = TestClock()
-        let recorder = try HistoryRecorder.inMemory()
+        let clock = ManualClock()
+        let recorder = try await HistoryRecorder.inMemory()
         let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
         let run = Task { try await viewState.fetch(count: 3, interval: .seconds(1)) }
         try await client.waitUntilCalled()
@@ -76,11 +76,11 @@ extension FetchViewStateTests {
         _ = try await withTimeout { try await first.value }
 
         // When the user taps cancel during the second
-        await clock.advance(by: .seconds(1))
+        clock.advance(by: .seconds(1))
         try await client.waitUntilCalled(times: 2)
         viewState.cancelButtonTapped()
         // and time passes well beyond the next interval
-        await clock.advance(by: .seconds(10))
+        clock.advance(by: .seconds(10))
 
         // Then the run ends there: no third fetch
         let completed = try await withTimeout { try await run.value }
@@ -91,24 +91,25 @@ extension FetchViewStateTests {
 
     @Test func theNextFetchOfARunStartsAnIntervalAfterTheRecordedEnd() async throws {
         let client = APIClientStubWithCheckedContinuation()
-        let clock = TestClock()
-        let recorder = try HistoryRecorder.inMemory()
+        let clock = ManualClock()
+        let recorder = try await HistoryRecorder.inMemory()
         let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
         let run = Task { try await viewState.fetch(count: 2, interval: .seconds(1)) }
 
         try await client.waitUntilCalled()
         let first = try #require(viewState.fetchTask)
-        await clock.advance(by: .milliseconds(300))
+        clock.advance(by: .milliseconds(300))
         await client.resume(returning: 1)
         // The answer is read at 300 ms only if it is taken before the clock moves on;
-        // whether or not the run is asleep yet, the clock then jumps past its deadline.
+        // whether or not the run is asleep yet, the clock then reaches its deadline.
         _ = try await withTimeout { try await first.value }
-        await clock.advance(by: .seconds(5))
+        clock.advance(by: .seconds(1))
         try await client.waitUntilCalled(times: 2)
+        clock.advance(by: .seconds(4))
         await client.resume(returning: 2)
         _ = try await withTimeout { try await run.value }
 
-        #expect(try recorder.timeline() == [
+        #expect(try await recorder.timeline() == [
             .started(1, at: .zero), .ended(1, .succeeded(1), at: .milliseconds(300)),
             .started(2, at: .milliseconds(1_300)), .ended(2, .succeeded(2), at: .milliseconds(5_300)),
         ])
@@ -117,7 +118,7 @@ extension FetchViewStateTests {
     @Test func theSourceIsAskedOnlyOnceTheStartIsRecorded() async throws {
         let client = APIClientStubWithCheckedContinuation()
         let recorder = GatedRecorder()
-        let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+        let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())
 
         viewState.fetchButtonTapped()
         try await recorder.starts.waitUntilCalled()
@@ -133,7 +134,7 @@ extension FetchViewStateTests {
         // Given a fetch whose end is being written
         let client = APIClientStubWithCheckedContinuation()
         let recorder = GatedRecorder()
-        let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+        let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())
         viewState.fetchButtonTapped()
         try await recorder.starts.waitUntilCalled()
         await recorder.starts.resume(returning: ())
@@ -154,8 +155,8 @@ extension FetchViewStateTests {
     @Test func aLateAnswerOfASupersededFetchChangesNothing() async throws {
         // Given a source that answers even cancelled calls, and a fetch superseded by a newer one
         let client = ContinuationStub<Void, Int>(honoursCancellation: false)
-        let recorder = try HistoryRecorder.inMemory()
-        let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+        let recorder = try await HistoryRecorder.inMemory()
+        let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())
         viewState.fetchButtonTapped()
         let older = try #require(viewState.fetchTask)
         try await client.waitUntilCalled()

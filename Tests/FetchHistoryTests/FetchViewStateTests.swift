@@ -1,4 +1,3 @@
-import Clocks
 import FetchHistory
 import FetchHistoryTesting
 import Foundation
@@ -14,8 +13,8 @@ struct FetchViewStateTests {
         do {
             // Given a source that answers only when told
             let client = APIClientStubWithCheckedContinuation()
-            let clock = TestClock()
-            let recorder = try HistoryRecorder.inMemory()
+            let clock = ManualClock()
+            let recorder = try await HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
             #expect(viewState.numberLabel == "Not fetched yet")
 
@@ -26,10 +25,10 @@ struct FetchViewStateTests {
             // Then it is in flight, and its start is already recorded
             #expect(viewState.isProcessing)
             #expect(viewState.number == nil)
-            #expect(try recorder.timeline() == [.started(at: .zero)])
+            #expect(try await recorder.timeline() == [.started(at: .zero)])
 
             // When the source answers 150 ms later
-            await clock.advance(by: .milliseconds(150))
+            clock.advance(by: .milliseconds(150))
             await client.resume(returning: 42)
             let completed = try await withTimeout { try await viewState.fetchTask?.value }
 
@@ -39,15 +38,15 @@ struct FetchViewStateTests {
             #expect(viewState.numberLabel == "42")
             #expect(!viewState.isProcessing)
             #expect(viewState.error == nil)
-            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.succeeded(42), at: .milliseconds(150))])
+            #expect(try await recorder.timeline() == [.started(at: .zero), .ended(.succeeded(42), at: .milliseconds(150))])
         }
     }
 
     @Test func aFailureIsShownAndRecorded() async throws {
         do {
             let client = APIClientStubWithTaskYield(throwing: SourceFailure(message: "HTTP 503"))
-            let recorder = try HistoryRecorder.inMemory()
-            let viewState = FetchViewState(client: client, recorder: recorder, clock: TestClock())
+            let recorder = try await HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())
 
             viewState.fetchButtonTapped()
             #expect(viewState.isProcessing)
@@ -56,14 +55,14 @@ struct FetchViewStateTests {
             #expect(viewState.error == "HTTP 503")
             #expect(viewState.numberLabel == "Not fetched yet")
             #expect(!viewState.isProcessing)
-            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.failed("HTTP 503"), at: .zero)])
+            #expect(try await recorder.timeline() == [.started(at: .zero), .ended(.failed("HTTP 503"), at: .zero)])
         }
     }
 
     @Test func aTaskYieldStubAnswersAfterOneStep() async throws {
         do {
-            let recorder = try HistoryRecorder.inMemory()
-            let viewState = FetchViewState(client: APIClientStubWithTaskYield(returning: 7), recorder: recorder, clock: TestClock())
+            let recorder = try await HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: APIClientStubWithTaskYield(returning: 7), recorder: recorder, clock: ManualClock())
 
             viewState.fetchButtonTapped()
             #expect(viewState.isProcessing)
@@ -78,12 +77,12 @@ struct FetchViewStateTests {
     @Test func theUserCancelsAFetchInFlight() async throws {
         do {
             let client = APIClientStubWithCheckedContinuation()
-            let clock = TestClock()
-            let recorder = try HistoryRecorder.inMemory()
+            let clock = ManualClock()
+            let recorder = try await HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
             viewState.fetchButtonTapped()
             try await client.waitUntilCalled()
-            await clock.advance(by: .milliseconds(30))
+            clock.advance(by: .milliseconds(30))
 
             viewState.cancelButtonTapped()
             let completed = try await withTimeout { try await viewState.fetchTask?.value }
@@ -93,14 +92,14 @@ struct FetchViewStateTests {
             #expect(viewState.error == "Fetch cancelled")
             #expect(!viewState.isProcessing)
             #expect(await client.pendingCount == 0)
-            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.cancelled(.user), at: .milliseconds(30))])
+            #expect(try await recorder.timeline() == [.started(at: .zero), .ended(.cancelled(.user), at: .milliseconds(30))])
         }
     }
 
     @Test func cancellingClearsAnEarlierNumber() async throws {
         do {
             let client = APIClientStubWithCheckedContinuation()
-            let viewState = FetchViewState(client: client, recorder: try HistoryRecorder.inMemory(), clock: TestClock())
+            let viewState = FetchViewState(client: client, recorder: try await HistoryRecorder.inMemory(), clock: ManualClock())
             viewState.fetchButtonTapped()
             try await client.waitUntilCalled()
             await client.resume(returning: 5)
@@ -120,13 +119,13 @@ struct FetchViewStateTests {
     @Test func aNewFetchSupersedesTheOneInFlight() async throws {
         do {
             let client = APIClientStubWithCheckedContinuation()
-            let clock = TestClock()
-            let recorder = try HistoryRecorder.inMemory()
+            let clock = ManualClock()
+            let recorder = try await HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
             viewState.fetchButtonTapped()
             let first = try #require(viewState.fetchTask)
             try await client.waitUntilCalled()
-            await clock.advance(by: .milliseconds(20))
+            clock.advance(by: .milliseconds(20))
 
             // When fetch is tapped again before the source answered
             viewState.fetchButtonTapped()
@@ -139,13 +138,13 @@ struct FetchViewStateTests {
             #expect(viewState.isProcessing)
             #expect(viewState.error == nil)
 
-            await clock.advance(by: .milliseconds(30))
+            clock.advance(by: .milliseconds(30))
             await client.resume(returning: 9)
             _ = try await withTimeout { try await viewState.fetchTask?.value }
 
             #expect(viewState.number == 9)
             #expect(!viewState.isProcessing)
-            #expect(try recorder.timeline() == [
+            #expect(try await recorder.timeline() == [
                 .started(1, at: .zero),
                 .ended(1, .cancelled(.superseded), at: .milliseconds(20)),
                 .started(2, at: .milliseconds(20)),
@@ -157,41 +156,41 @@ struct FetchViewStateTests {
     @Test func aFetchLongerThanTheTimeoutIsRecordedAsTimedOut() async throws {
         do {
             let client = APIClientStubWithCheckedContinuation()
-            let clock = TestClock()
-            let recorder = try HistoryRecorder.inMemory()
+            let clock = ManualClock()
+            let recorder = try await HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(2))
             viewState.fetchButtonTapped()
             try await client.waitUntilCalled()
 
-            await clock.advance(by: .milliseconds(1_999))
+            clock.advance(by: .milliseconds(1_999))
             #expect(viewState.isProcessing)
-            await clock.advance(by: .milliseconds(1))
+            clock.advance(by: .milliseconds(1))
             let completed = try await withTimeout { try await viewState.fetchTask?.value }
 
             #expect(completed?.outcome == .timedOut)
             #expect(viewState.error == "Fetch timed out after 2s")
             #expect(viewState.number == nil)
             #expect(await client.pendingCount == 0)
-            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.timedOut, at: .seconds(2))])
+            #expect(try await recorder.timeline() == [.started(at: .zero), .ended(.timedOut, at: .seconds(2))])
         }
     }
 
     @Test func anAnswerBeforeTheTimeoutWins() async throws {
         do {
             let client = APIClientStubWithCheckedContinuation()
-            let clock = TestClock()
-            let recorder = try HistoryRecorder.inMemory()
+            let clock = ManualClock()
+            let recorder = try await HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(2))
             viewState.fetchButtonTapped()
             try await client.waitUntilCalled()
 
-            await clock.advance(by: .milliseconds(500))
+            clock.advance(by: .milliseconds(500))
             await client.resume(returning: 3)
             _ = try await withTimeout { try await viewState.fetchTask?.value }
-            await clock.advance(by: .seconds(5))
+            clock.advance(by: .seconds(5))
 
             #expect(viewState.number == 3)
-            #expect(try recorder.timeline() == [.started(at: .zero), .ended(.succeeded(3), at: .milliseconds(500))])
+            #expect(try await recorder.timeline() == [.started(at: .zero), .ended(.succeeded(3), at: .milliseconds(500))])
         }
     }
 
@@ -201,7 +200,7 @@ struct FetchViewStateTests {
             let client = RandomNumberClient(latency: .milliseconds(100), clock: clock, generator: SplitMix64(seed: 1))
             var expected = SplitMix64(seed: 1)
             let numbers = (0..<3).map { _ in Int.random(in: 1...100, using: &expected) }
-            let recorder = try HistoryRecorder.inMemory(source: RandomNumberClient.sourceName)
+            let recorder = try await HistoryRecorder.inMemory(source: RandomNumberClient.sourceName)
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
 
             let run = Task { try await viewState.fetch(count: 3, interval: .seconds(1)) }
@@ -210,7 +209,7 @@ struct FetchViewStateTests {
 
             #expect(completed.map(\.outcome) == numbers.map(FetchOutcome.succeeded))
             #expect(viewState.number == numbers.last)
-            #expect(try recorder.timeline() == [
+            #expect(try await recorder.timeline() == [
                 .started(1, at: .zero), .ended(1, .succeeded(numbers[0]), at: .milliseconds(100)),
                 .started(2, at: .milliseconds(1_100)), .ended(2, .succeeded(numbers[1]), at: .milliseconds(1_200)),
                 .started(3, at: .milliseconds(2_200)), .ended(3, .succeeded(numbers[2]), at: .milliseconds(2_300)),
@@ -221,8 +220,8 @@ struct FetchViewStateTests {
     @Test func cancellingARunStopsItAndRecordsTheFetchInFlight() async throws {
         do {
             let client = APIClientStubWithCheckedContinuation()
-            let clock = TestClock()
-            let recorder = try HistoryRecorder.inMemory()
+            let clock = ManualClock()
+            let recorder = try await HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
             let run = Task { try await viewState.fetch(count: 5, interval: .seconds(1)) }
             try await client.waitUntilCalled()
@@ -230,7 +229,7 @@ struct FetchViewStateTests {
             await client.resume(returning: 1)
             // The first fetch ends at 0 only if it has taken its answer before the clock moves.
             _ = try await withTimeout { try await first.value }
-            await clock.advance(by: .seconds(1))
+            clock.advance(by: .seconds(1))
             try await client.waitUntilCalled(times: 2)
 
             run.cancel()
@@ -238,7 +237,7 @@ struct FetchViewStateTests {
 
             #expect(completed.map(\.outcome) == [.succeeded(1), .cancelled(.user)])
             #expect(await client.callCount == 2)
-            #expect(try recorder.timeline() == [
+            #expect(try await recorder.timeline() == [
                 .started(1, at: .zero), .ended(1, .succeeded(1), at: .zero),
                 .started(2, at: .seconds(1)), .ended(2, .cancelled(.user), at: .seconds(1)),
             ])
@@ -248,7 +247,7 @@ struct FetchViewStateTests {
     @Test func aRecorderFailureIsShownAndTheSourceIsNotAsked() async throws {
         do {
             let client = APIClientStubWithTaskYield(returning: 1)
-            let viewState = FetchViewState(client: client, recorder: FailingRecorder(), clock: TestClock())
+            let viewState = FetchViewState(client: client, recorder: FailingRecorder(), clock: ManualClock())
 
             await #expect(throws: FetchRecordingError.self) { try await viewState.fetch() }
 
@@ -283,24 +282,29 @@ struct FetchViewStateTests {
         for iteration in 0..<500 {
             do {
                 let client = APIClientStubWithCheckedContinuation()
-                let clock = TestClock()
-                let recorder = try HistoryRecorder.inMemory()
+                let clock = ManualClock()
+                let recorder = try await HistoryRecorder.inMemory()
                 let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(1))
 
+                var tasks: [Task<CompletedFetch, any Error>] = []
                 viewState.fetchButtonTapped()
+                tasks.append(try #require(viewState.fetchTask))
                 try await client.waitUntilCalled()
-                await clock.advance(by: .milliseconds(10))
+                clock.advance(by: .milliseconds(10))
                 viewState.fetchButtonTapped()
+                tasks.append(try #require(viewState.fetchTask))
                 try await client.waitUntilCalled(times: 2)
-                await clock.advance(by: .milliseconds(10))
+                clock.advance(by: .milliseconds(10))
                 viewState.cancelButtonTapped()
-                _ = try await withTimeout { try await viewState.fetchTask?.value }
                 viewState.fetchButtonTapped()
+                tasks.append(try #require(viewState.fetchTask))
                 try await client.waitUntilCalled(times: 3)
-                await clock.advance(by: .seconds(1))
-                _ = try await withTimeout { try await viewState.fetchTask?.value }
+                clock.advance(by: .seconds(1))
+                // Every fetch's end is recorded once its task is done: the
+                // superseded one's too, which nothing else waits for.
+                for task in tasks { _ = try await withTimeout { try await task.value } }
 
-                let timeline = try recorder.timeline()
+                let timeline = try await recorder.timeline()
                 #expect(timeline == [
                     .started(1, at: .zero),
                     .ended(1, .cancelled(.superseded), at: .milliseconds(10)),

@@ -1,3 +1,4 @@
+import Dispatch
 import FetchHistoryTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
 
     init() throws {
         store = try .inMemory()
-        session = try store.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 1_000_000))
+        session = try store.write { db in try db.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 1_000_000)) }
     }
 
     /// Records a finished fetch started `at` ms after the epoch.
@@ -18,12 +19,12 @@ import Testing
         _ outcome: FetchOutcome?, at start: Int64, duration: Int64 = 10, in session: Session? = nil
     ) throws -> UUID {
         let id = UUID()
-        try store.recordStart(of: id, in: session ?? self.session, at: Timestamp(millisecondsSince1970: start))
+        try store.write { db in try db.recordStart(of: id, in: session ?? self.session, at: Timestamp(millisecondsSince1970: start)) }
         if let outcome {
-            try store.recordEnd(
+            try store.write { db in try db.recordEnd(
                 of: id, at: Timestamp(millisecondsSince1970: start + duration), duration: .milliseconds(duration),
                 outcome: outcome, cause: .typical(of: outcome)
-            )
+            ) }
         }
         return id
     }
@@ -38,7 +39,7 @@ import Testing
     @Test func aRecordedFetchReadsBackWithEveryField() throws {
         let id = try record(.succeeded(42), at: 2_000, duration: 150)
 
-        let fetch = try store.fetch(idPrefix: id.lowercased)
+        let fetch = try store.read { db in try db.fetch(idPrefix: id.lowercased) }
 
         #expect(fetch == Fetch(
             id: id, sessionID: session.id, source: "random",
@@ -56,72 +57,72 @@ import Testing
     ])
     func everyOutcomeRoundTrips(_ outcome: FetchOutcome) throws {
         let id = try record(outcome, at: 5_000)
-        #expect(try store.fetch(idPrefix: id.lowercased).outcome == outcome)
+        #expect(try store.read { db in try db.fetch(idPrefix: id.lowercased) }.outcome == outcome)
     }
 
     @Test func aFetchEndsExactlyOnce() throws {
         let id = try record(.succeeded(1), at: 10)
 
         #expect(throws: HistoryError.notRunning(id)) {
-            try store.recordEnd(of: id, at: .now, duration: .zero, outcome: .failed("again"), cause: .failure("again"))
+            try store.write { db in try db.recordEnd(of: id, at: .now, duration: .zero, outcome: .failed("again"), cause: .failure("again")) }
         }
-        #expect(try store.fetch(idPrefix: id.lowercased).outcome == .succeeded(1))
+        #expect(try store.read { db in try db.fetch(idPrefix: id.lowercased) }.outcome == .succeeded(1))
     }
 
     @Test func anEndForAnUnknownFetchIsRefused() throws {
         let id = UUID()
         #expect(throws: HistoryError.notRunning(id)) {
-            try store.recordEnd(of: id, at: .now, duration: .zero, outcome: .timedOut, cause: .timeout)
+            try store.write { db in try db.recordEnd(of: id, at: .now, duration: .zero, outcome: .timedOut, cause: .timeout) }
         }
     }
 
     @Test func listingIsNewestFirstAndHonoursTheLimit() throws {
         let ids = try (1...5).map { try record(.succeeded($0), at: Int64($0) * 1000) }
 
-        let listed = try store.fetches(limit: 3).map(\.id)
+        let listed = try store.read { db in try db.fetches(limit: 3) }.map(\.id)
 
         #expect(listed == Array(ids.reversed().prefix(3)))
-        #expect(try store.fetches().count == 5)
+        #expect(try store.read { db in try db.fetches() }.count == 5)
     }
 
     @Test func filtersCombine() throws {
-        let other = try store.beginSession(source: "https://example.com/n", at: Timestamp(millisecondsSince1970: 0))
+        let other = try store.write { db in try db.beginSession(source: "https://example.com/n", at: Timestamp(millisecondsSince1970: 0)) }
         try record(.succeeded(1), at: 1_000)
         let failedEarly = try record(.failed("boom"), at: 2_000)
         let failedLate = try record(.failed("boom"), at: 3_000)
         let failedElsewhere = try record(.failed("refused"), at: 3_500, in: other)
         try record(.timedOut, at: 4_000)
 
-        #expect(try store.fetches(matching: HistoryFilter(status: .failed)).map(\.id)
+        #expect(try store.read { db in try db.fetches(matching: HistoryFilter(status: .failed)) }.map(\.id)
             == [failedElsewhere, failedLate, failedEarly])
-        #expect(try store.fetches(matching: HistoryFilter(status: .failed, source: "random")).map(\.id)
+        #expect(try store.read { db in try db.fetches(matching: HistoryFilter(status: .failed, source: "random")) }.map(\.id)
             == [failedLate, failedEarly])
-        #expect(try store.fetches(matching: HistoryFilter(sessionID: other.id)).map(\.id) == [failedElsewhere])
+        #expect(try store.read { db in try db.fetches(matching: HistoryFilter(sessionID: other.id)) }.map(\.id) == [failedElsewhere])
         let window = HistoryFilter(
             since: Timestamp(millisecondsSince1970: 2_000), until: Timestamp(millisecondsSince1970: 3_500)
         )
-        #expect(try store.fetches(matching: window).map(\.id) == [failedLate, failedEarly])
-        #expect(try store.fetches(matching: HistoryFilter(status: .timedOut)).count == 1)
+        #expect(try store.read { db in try db.fetches(matching: window) }.map(\.id) == [failedLate, failedEarly])
+        #expect(try store.read { db in try db.fetches(matching: HistoryFilter(status: .timedOut)) }.count == 1)
     }
 
     @Test func hostileFilterTextIsJustText() throws {
         try record(.succeeded(1), at: 1_000)
         for text in ["' OR 1=1 --", "%", "_", "random' --", "\"random\"", "ran\0dom", String(repeating: "x", count: 100_000)] {
-            #expect(try store.fetches(matching: HistoryFilter(source: text)).isEmpty, "\(text.prefix(20))")
+            #expect(try store.read { db in try db.fetches(matching: HistoryFilter(source: text)) }.isEmpty, "\(text.prefix(20))")
         }
-        #expect(try store.fetches().count == 1)
+        #expect(try store.read { db in try db.fetches() }.count == 1)
     }
 
     @Test func anIDPrefixFindsOneFetchOrSaysWhyNot() throws {
         let id = try record(.succeeded(3), at: 1_000)
         let prefix = String(id.lowercased.prefix(8))
 
-        #expect(try store.fetch(idPrefix: prefix).id == id)
-        #expect(try store.fetch(idPrefix: prefix.uppercased()).id == id)
+        #expect(try store.read { db in try db.fetch(idPrefix: prefix) }.id == id)
+        #expect(try store.read { db in try db.fetch(idPrefix: prefix.uppercased()) }.id == id)
         #expect(throws: HistoryError.notFound(kind: "fetch", prefix: "ffffffff-0000")) {
-            try store.fetch(idPrefix: "ffffffff-0000")
+            try store.read { db in try db.fetch(idPrefix: "ffffffff-0000") }
         }
-        #expect(throws: HistoryError.invalidID("' OR 1=1 --")) { try store.fetch(idPrefix: "' OR 1=1 --") }
+        #expect(throws: HistoryError.invalidID("' OR 1=1 --")) { try store.read { db in try db.fetch(idPrefix: "' OR 1=1 --") } }
     }
 
     @Test func anAmbiguousPrefixNamesTheCandidates() throws {
@@ -131,7 +132,7 @@ import Testing
         let (prefix, sharing) = try #require(prefixes.first { $0.value.count > 1 })
 
         #expect {
-            try store.fetch(idPrefix: prefix)
+            try store.read { db in try db.fetch(idPrefix: prefix) }
         } throws: { error in
             guard case HistoryError.ambiguous(_, _, let candidates) = error else { return false }
             return Set(candidates).isSubset(of: Set(sharing.map(\.lowercased))) && candidates.count >= 2
@@ -141,24 +142,24 @@ import Testing
     @Test func aRunningFetchOfALiveProcessIsRunning() throws {
         let id = try record(nil, at: 1_000)
 
-        #expect(try store.fetch(idPrefix: id.lowercased).status == .running)
-        #expect(try store.fetches(matching: HistoryFilter(status: .running)).map(\.id) == [id])
-        #expect(try store.fetches(matching: HistoryFilter(status: .interrupted)).isEmpty)
+        #expect(try store.read { db in try db.fetch(idPrefix: id.lowercased) }.status == .running)
+        #expect(try store.read { db in try db.fetches(matching: HistoryFilter(status: .running)) }.map(\.id) == [id])
+        #expect(try store.read { db in try db.fetches(matching: HistoryFilter(status: .interrupted)) }.isEmpty)
     }
 
     @Test func aRunningFetchOfADeadProcessIsInterrupted() throws {
-        let crashed = try store.beginSession(
+        let crashed = try store.write { db in try db.beginSession(
             source: "random", at: Timestamp(millisecondsSince1970: 0), process: Self.deadRecorder
-        )
+        ) }
         let id = try record(nil, at: 1_000, in: crashed)
 
-        let fetch = try store.fetch(idPrefix: id.lowercased)
+        let fetch = try store.read { db in try db.fetch(idPrefix: id.lowercased) }
 
         #expect(fetch.status == .interrupted)
         #expect(fetch.endedAt == nil)
-        #expect(try store.fetches(matching: HistoryFilter(status: .interrupted)).map(\.id) == [id])
-        #expect(try store.fetches(matching: HistoryFilter(status: .running)).isEmpty)
-        #expect(try store.statistics().counts == [.interrupted: 1])
+        #expect(try store.read { db in try db.fetches(matching: HistoryFilter(status: .interrupted)) }.map(\.id) == [id])
+        #expect(try store.read { db in try db.fetches(matching: HistoryFilter(status: .running)) }.isEmpty)
+        #expect(try store.read { db in try db.statistics() }.counts == [.interrupted: 1])
     }
 
     @Test func aReusedProcessIDIsNotMistakenForTheRecorder() throws {
@@ -190,19 +191,19 @@ import Testing
             host: ProcessIdentity.current.host + "-elsewhere", processID: Int32.max,
             bootID: "boot-of-another-machine", startTicks: 1
         )
-        let remote = try store.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 0), process: elsewhere)
+        let remote = try store.write { db in try db.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 0), process: elsewhere) }
         let id = try record(nil, at: 1_000, in: remote)
 
         // When it is read back
-        let fetch = try store.fetch(idPrefix: id.lowercased)
+        let fetch = try store.read { db in try db.fetch(idPrefix: id.lowercased) }
 
         // Then its recorder cannot be checked from here, so it is not called
         // interrupted: it reads as running, in listings and counts
         #expect(elsewhere.isAlive)
         #expect(fetch.status == .running)
-        #expect(try store.fetches(matching: HistoryFilter(status: .running)).map(\.id) == [id])
-        #expect(try store.fetches(matching: HistoryFilter(status: .interrupted)).isEmpty)
-        #expect(try store.statistics().counts == [.running: 1])
+        #expect(try store.read { db in try db.fetches(matching: HistoryFilter(status: .running)) }.map(\.id) == [id])
+        #expect(try store.read { db in try db.fetches(matching: HistoryFilter(status: .interrupted)) }.isEmpty)
+        #expect(try store.read { db in try db.statistics() }.counts == [.running: 1])
     }
 
     @Test func statisticsCountOutcomesAndRankLatencies() throws {
@@ -213,13 +214,13 @@ import Testing
         try record(.cancelled(.user), at: 201_000)
         try record(.timedOut, at: 202_000)
 
-        let statistics = try store.statistics()
+        let statistics = try store.read { db in try db.statistics() }
 
         #expect(statistics.total == 103)
         #expect(statistics.counts == [.succeeded: 100, .failed: 1, .cancelled: 1, .timedOut: 1])
         #expect(statistics.latency == HistoryStatistics.Latency(p50: 50, p90: 90, p99: 99, max: 100))
         #expect(statistics.successRate == 100.0 / 103.0)
-        #expect(try store.statistics(matching: HistoryFilter(since: Timestamp(millisecondsSince1970: 200_000))).latency == nil)
+        #expect(try store.read { db in try db.statistics(matching: HistoryFilter(since: Timestamp(millisecondsSince1970: 200_000))) }.latency == nil)
     }
 
     @Test func statisticsOfSucceededFetchesKeepTheirLatency() throws {
@@ -230,8 +231,8 @@ import Testing
         try record(.failed("x"), at: 5_000, duration: 500)
 
         // When statistics are asked for succeeded fetches only, and for failed ones
-        let succeeded = try store.statistics(matching: HistoryFilter(status: .succeeded))
-        let failed = try store.statistics(matching: HistoryFilter(status: .failed))
+        let succeeded = try store.read { db in try db.statistics(matching: HistoryFilter(status: .succeeded)) }
+        let failed = try store.read { db in try db.statistics(matching: HistoryFilter(status: .failed)) }
 
         // Then the succeeded ones have their latency, the failed ones none
         #expect(succeeded.counts == [.succeeded: 3])
@@ -244,7 +245,7 @@ import Testing
         let ids = try [3_000, 1_000, 2_000].map { try record(.succeeded(1), at: Int64($0)) }
         var seen: [UUID] = []
 
-        try store.forEachFetch { seen.append($0.id) }
+        try store.read { db in try db.forEachFetch { seen.append($0.id) } }
 
         #expect(seen == [ids[1], ids[2], ids[0]])
     }
@@ -265,9 +266,9 @@ import Testing
         let (older, sameMillisecond, newer) = try recordThreeInOneMillisecond()
 
         // When the history is listed, whole, limited and by session
-        let listed = try store.fetches().map(\.id)
-        let newestTwo = try store.fetches(limit: 2).map(\.id)
-        let bySession = try store.fetches(matching: HistoryFilter(sessionID: session.id)).map(\.id)
+        let listed = try store.read { db in try db.fetches() }.map(\.id)
+        let newestTwo = try store.read { db in try db.fetches(limit: 2) }.map(\.id)
+        let bySession = try store.read { db in try db.fetches(matching: HistoryFilter(sessionID: session.id)) }.map(\.id)
 
         // Then of the three, the one recorded last comes first
         let newestFirst = [newer] + sameMillisecond.reversed() + [older]
@@ -282,7 +283,7 @@ import Testing
 
         // When the history is exported, oldest first
         var exported: [UUID] = []
-        try store.forEachFetch { exported.append($0.id) }
+        try store.read { db in try db.forEachFetch { exported.append($0.id) } }
 
         // Then the three come in the order they were recorded
         #expect(exported == [older] + sameMillisecond + [newer])
@@ -295,44 +296,44 @@ import Testing
     @Test func interruptedFetchesOfOneMillisecondKeepRecordingOrder() throws {
         // Given, in one millisecond: two fetches of a recorder that died, then
         // an imported fetch stored as interrupted
-        let crashed = try store.beginSession(
+        let crashed = try store.write { db in try db.beginSession(
             source: "random", at: Timestamp(millisecondsSince1970: 0), process: Self.deadRecorder
-        )
+        ) }
         let first = try record(nil, at: 2_000, in: crashed)
         let second = try record(nil, at: 2_000, in: crashed)
         let imported = Fetch(
             id: UUID(), sessionID: UUID(), source: "random", startedAt: Timestamp(millisecondsSince1970: 2_000),
             outcome: .interrupted
         )
-        _ = try store.importFetches { insert in try insert(imported) }
+        _ = try store.write { db in try db.importFetches { insert in try insert(imported) } }
 
         // When the interrupted fetches are listed (newest first) and exported (oldest first)
         let interrupted = HistoryFilter(status: .interrupted)
-        let listed = try store.fetches(matching: interrupted).map(\.id)
+        let listed = try store.read { db in try db.fetches(matching: interrupted) }.map(\.id)
         var exported: [UUID] = []
-        try store.forEachFetch(matching: interrupted) { exported.append($0.id) }
+        try store.read { db in try db.forEachFetch(matching: interrupted) { exported.append($0.id) } }
 
         // Then both follow the order they were recorded in
         #expect(listed == [imported.id, second, first])
         #expect(exported == [first, second, imported.id])
     }
 
-    @Test func aTimelineNumbersFetchesOfOneMillisecondInRecordingOrder() throws {
+    @Test func aTimelineNumbersFetchesOfOneMillisecondInRecordingOrder() async throws {
         // Given a double tap: two fetches started in one millisecond, the
         // first superseded by the second, which answers later
-        let recorder = try HistoryRecorder.inMemory()
+        let recorder = try await HistoryRecorder.inMemory()
         let (first, second) = (UUID(), UUID())
-        try recorder.record(FetchStart(id: first, offset: .milliseconds(100)))
-        try recorder.record(FetchStart(id: second, offset: .milliseconds(100)))
-        try recorder.record(FetchEnd(
+        try await recorder.record(FetchStart(id: first, offset: .milliseconds(100)))
+        try await recorder.record(FetchStart(id: second, offset: .milliseconds(100)))
+        try await recorder.record(FetchEnd(
             id: first, offset: .milliseconds(100), duration: .zero, outcome: .cancelled(.superseded), cause: .fetchTap
         ))
-        try recorder.record(FetchEnd(
+        try await recorder.record(FetchEnd(
             id: second, offset: .milliseconds(250), duration: .milliseconds(150), outcome: .succeeded(7), cause: .answer(7)
         ))
 
         // When the session's timeline is read
-        let timeline = try recorder.timeline()
+        let timeline = try await recorder.timeline()
 
         // Then fetch 1 is the one recorded first, the superseded one
         #expect(timeline == [
@@ -346,20 +347,20 @@ import Testing
     @Test func theNewestSessionIsTheOneStartedLastAndOfOneMillisecondTheLastRecorded() throws {
         // Given an empty history
         let history = try HistoryStore.inMemory()
-        let none = try history.newestSession()
+        let none = try history.read { db in try db.newestSession() }
 
         // When sessions are recorded out of start order, then one more in the
         // newest one's millisecond
-        let late = try history.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 5_000))
-        try history.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 1_000))
-        let newestBeforeTie = try history.newestSession()
-        let alsoLate = try history.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 5_000))
+        let late = try history.write { db in try db.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 5_000)) }
+        _ = try history.write { db in try db.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 1_000)) }
+        let newestBeforeTie = try history.read { db in try db.newestSession() }
+        let alsoLate = try history.write { db in try db.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 5_000)) }
 
         // Then there is none at first, then the one started last, and of two
         // started in one millisecond the one recorded last
         #expect(none == nil)
         #expect(newestBeforeTie?.id == late.id)
-        #expect(try history.newestSession()?.id == alsoLate.id)
+        #expect(try history.read { db in try db.newestSession() }?.id == alsoLate.id)
     }
 
     @Test(arguments: [
@@ -369,8 +370,63 @@ import Testing
         HistoryFilter(sessionID: UUID()),
     ])
     func filteredListingsUseAnIndex(_ filter: HistoryFilter) throws {
-        let plan = try store.queryPlan(forFetchesMatching: filter)
+        let plan = try store.read { db in try db.queryPlan(forFetchesMatching: filter) }
         #expect(plan.contains { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }, "\(plan)")
         #expect(!plan.contains { $0.hasPrefix("SCAN fetch") && !$0.contains("INDEX") }, "\(plan)")
+    }
+}
+
+/// The store owns its connection: one closure at a time, on its own queue.
+@Suite(.timeLimit(.minutes(1))) struct HistoryStoreAccessTests {
+    @Test func callingTheStoreFromInsideItsOwnClosureIsRefusedByName() throws {
+        // Given a history with a fetch in it
+        let store = try HistoryStore.inMemory()
+        let session = try store.write { db in try db.beginSession(source: "random", at: Timestamp(millisecondsSince1970: 0)) }
+        try store.write { db in try db.recordStart(of: UUID(), in: session, at: Timestamp(millisecondsSince1970: 1)) }
+
+        // When forEachFetch's body reads, or a read writes, through the store again
+        // Then each is refused with an error that names the misuse (it was a mutex crash)
+        #expect(throws: HistoryError.reentrantAccess(path: ":memory:")) {
+            try store.read { db in try db.forEachFetch { _ in _ = try store.read { db in try db.fetches() } } }
+        }
+        #expect(throws: HistoryError.reentrantAccess(path: ":memory:")) {
+            try store.read { _ in try store.write { db in try db.beginSession(source: "random") } }
+        }
+        // and the store still works afterwards
+        #expect(try store.read { db in try db.fetches() }.count == 1)
+    }
+
+    @MainActor
+    @Test func theAsyncAPIWaitsWithoutBlockingTheCaller() async throws {
+        // Given the store busy with another thread's write
+        let store = try HistoryStore.inMemory()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let busy = Task { try await runOnDedicatedThread { try store.write { _ in entered.signal(); release.wait() } } }
+        await runOnDedicatedThread { entered.wait() }
+
+        // When the main actor asks for a read
+        let reading = Task { @MainActor in try await store.read { db in try db.fetches() } }
+
+        // Then the main actor is free while the read waits (a blocking read would deadlock here)
+        let mainActorRan = await Task { @MainActor in true }.value
+        #expect(mainActorRan)
+        release.signal()
+        try await busy.value
+        #expect(try await reading.value.isEmpty)
+    }
+
+    @Test func aWriteThatThrowsLeavesNothingBehind() throws {
+        struct Abandoned: Error {}
+        let store = try HistoryStore.inMemory()
+
+        #expect(throws: Abandoned.self) {
+            try store.write { db in
+                try db.beginSession(source: "random")
+                throw Abandoned()
+            }
+        }
+
+        #expect(try store.read { db in try db.newestSession() } == nil)
     }
 }

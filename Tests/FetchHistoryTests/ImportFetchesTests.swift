@@ -21,13 +21,15 @@ struct ImportFetchesTests {
 
     @discardableResult
     func importing(_ fetches: [Fetch]) throws -> ImportSummary {
-        try store.importFetches { insert in
-            for fetch in fetches { try insert(fetch) }
+        try store.write { db in
+            try db.importFetches { insert in
+                for fetch in fetches { try insert(fetch) }
+            }
         }
     }
 
     func count() throws -> Int {
-        try store.fetches().count
+        try store.read { db in try db.fetches() }.count
     }
 
     @Test func anIdUsedTwiceInOneImportIsRefusedWithTheRecordThatUsedItFirst() throws {

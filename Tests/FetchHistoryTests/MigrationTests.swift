@@ -50,7 +50,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appending(path: "history.sqlite").path
         let store = try HistoryStore(path: path, access: .create)
-        try store.beginSession(source: "random")
+        try store.write { db in try db.beginSession(source: "random") }
         let before = try Database(path: path, access: .readOnly).scalarInt64("PRAGMA schema_version")
 
         _ = try HistoryStore(path: path, access: .readWrite)
@@ -155,7 +155,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appending(path: "history.sqlite").path
         let store = try HistoryStore(path: path, access: .create)
-        try store.beginSession(source: "random")
+        try store.write { db in try db.beginSession(source: "random") }
 
         for file in [path, path + "-wal", path + "-shm"] {
             let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
@@ -188,25 +188,30 @@ extension MigrationTests {
         let store = try HistoryStore(path: path, access: .readWrite)
 
         // Then it is migrated and the row reads back unchanged, with no HTTP data
-        let fetch = try store.fetch(idPrefix: "00000000-0000-0000-0000-000000000002")
+        let fetch = try store.read { db in try db.fetch(idPrefix: "00000000-0000-0000-0000-000000000002") }
         #expect(fetch.outcome == .succeeded(42))
         #expect(fetch.durationMilliseconds == 100)
         #expect(fetch.response == nil)
         #expect(try Database(path: path, access: .readOnly).scalarInt64("PRAGMA user_version") == Int64(Migrator().latestVersion))
     }
 
-    @Test func aReaderOnAnOlderWritableDatabaseUpgradesItAndReadsIt() throws {
+    @Test func readOnlyNeverWritesEvenAWritableOlderDatabaseWhichAWriterUpgrades() throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appending(path: "history.sqlite").path
         // Given a writable database written by the first schema
         try Self.writeVersionOneDatabase(at: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
 
-        // When a reader (list, show, stats, export) opens it
-        let store = try HistoryStore(path: path, access: .readOnly)
+        // When it is opened read-only, it is refused as needing an upgrade, and left as it was
+        #expect(throws: HistoryError.cannotOpen(path: path, reason: .needsUpgrade(found: 1, supported: Migrator().latestVersion))) {
+            try HistoryStore(path: path, access: .readOnly)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
 
-        // Then it is upgraded in place, and its fetch reads back
-        #expect(try store.fetch(idPrefix: "00000000-0000-0000-0000-000000000002").outcome == .succeeded(42))
+        // When it is opened for writing, it is upgraded in place, and its fetch reads back
+        let store = try HistoryStore(path: path, access: .readWrite)
+        #expect(try store.read { db in try db.fetch(idPrefix: "00000000-0000-0000-0000-000000000002") }.outcome == .succeeded(42))
         #expect(try Database(path: path, access: .readOnly).scalarInt64("PRAGMA user_version") == Int64(Migrator().latestVersion))
     }
 
@@ -222,9 +227,11 @@ extension MigrationTests {
         // When a reader opens it
         // Then it is refused, saying it needs upgrading and how, even for root
         // (who may write anyway), and the file is left as it was
-        let older = MigrationError.olderSchema(found: 1, supported: Migrator().latestVersion)
-        #expect(throws: HistoryError.cannotOpen(path: path, reason: older.description)) {
+        #expect(throws: HistoryError.cannotOpen(path: path, reason: .needsUpgrade(found: 1, supported: Migrator().latestVersion))) {
             try HistoryStore(path: path, access: .readOnly)
+        }
+        #expect(throws: HistoryError.cannotOpen(path: path, reason: .readOnly)) {
+            try HistoryStore(path: path, access: .readWrite)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["history.sqlite"])
@@ -240,7 +247,7 @@ extension MigrationTests {
         // When a reader opens it
         // Then it is refused as holding no history, and reading has not turned
         // it into a database
-        #expect(throws: HistoryError.cannotOpen(path: path, reason: MigrationError.noHistory.description)) {
+        #expect(throws: HistoryError.cannotOpen(path: path, reason: .empty)) {
             try HistoryStore(path: path, access: .readOnly)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)

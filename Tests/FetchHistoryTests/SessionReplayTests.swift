@@ -1,4 +1,3 @@
-import Clocks
 import FetchHistory
 import FetchHistoryTesting
 import Foundation
@@ -12,7 +11,7 @@ extension FetchViewStateTests {
 
         func fetches() throws -> [Fetch] {
             var fetches: [Fetch] = []
-            try store.forEachFetch(matching: HistoryFilter(sessionID: session.id)) { fetches.append($0) }
+            try store.read { db in try db.forEachFetch(matching: HistoryFilter(sessionID: session.id)) { fetches.append($0) } }
             return fetches
         }
     }
@@ -21,13 +20,13 @@ extension FetchViewStateTests {
     /// continuation stub, on a test clock.
     func record(
         timeout: Duration? = nil,
-        _ actions: (FetchViewState, APIClientStubWithCheckedContinuation, TestClock<Duration>) async throws -> Void
+        _ actions: (FetchViewState, APIClientStubWithCheckedContinuation, ManualClock) async throws -> Void
     ) async throws -> Recording {
         let store = try HistoryStore.inMemory()
-        let recorder = try HistoryRecorder(store: store, source: "stub", startedAt: Timestamp(millisecondsSince1970: 1_000_000))
+        let recorder = try await HistoryRecorder(store: store, source: "stub", startedAt: Timestamp(millisecondsSince1970: 1_000_000))
         do {
             let client = APIClientStubWithCheckedContinuation()
-            let clock = TestClock()
+            let clock = ManualClock()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: timeout)
             try await actions(viewState, client, clock)
             _ = try? await withTimeout { try await viewState.fetchTask?.value }
@@ -54,13 +53,13 @@ extension FetchViewStateTests {
         try await record { viewState, client, clock in
             viewState.fetchButtonTapped()
             try await client.waitUntilCalled()
-            await clock.advance(by: .milliseconds(150))
+            clock.advance(by: .milliseconds(150))
             await client.resume(returning: 42)
             _ = try await withTimeout { try await viewState.fetchTask?.value }
-            await clock.advance(by: .seconds(1))
+            clock.advance(by: .seconds(1))
             viewState.fetchButtonTapped()
             try await client.waitUntilCalled(times: 2)
-            await clock.advance(by: .milliseconds(20))
+            clock.advance(by: .milliseconds(20))
             await client.resume(throwing: SourceFailure(message: "HTTP 503"))
         }
     }
@@ -82,7 +81,7 @@ extension FetchViewStateTests {
         let recording = try await record { viewState, client, clock in
             viewState.fetchButtonTapped()
             try await client.waitUntilCalled()
-            await clock.advance(by: .milliseconds(30))
+            clock.advance(by: .milliseconds(30))
             viewState.cancelButtonTapped()
         }
 
@@ -98,7 +97,7 @@ extension FetchViewStateTests {
         let recording = try await record { viewState, client, clock in
             viewState.fetchButtonTapped()
             try await client.waitUntilCalled()
-            await clock.advance(by: .milliseconds(40))
+            clock.advance(by: .milliseconds(40))
             await client.resume(returning: 4)
             _ = try await withTimeout { try await viewState.fetchTask?.value }
             viewState.fetchButtonTapped()
@@ -117,10 +116,10 @@ extension FetchViewStateTests {
         let recording = try await record { viewState, client, clock in
             viewState.fetchButtonTapped()
             try await client.waitUntilCalled()
-            await clock.advance(by: .milliseconds(20))
+            clock.advance(by: .milliseconds(20))
             viewState.fetchButtonTapped()
             try await client.waitUntilCalled(times: 2)
-            await clock.advance(by: .milliseconds(30))
+            clock.advance(by: .milliseconds(30))
             await client.resume(returning: 9)
         }
         #expect(try recording.fetches().map(\.outcome) == [.cancelled(.superseded), .succeeded(9)])
@@ -135,7 +134,7 @@ extension FetchViewStateTests {
         let recording = try await record(timeout: .seconds(1)) { viewState, client, clock in
             viewState.fetchButtonTapped()
             try await client.waitUntilCalled()
-            await clock.advance(by: .seconds(1))
+            clock.advance(by: .seconds(1))
         }
         #expect(try recording.fetches().map(\.outcome) == [.timedOut])
 
@@ -147,7 +146,7 @@ extension FetchViewStateTests {
 
     @Test func repeatedFetchesOnAnIntervalReplayExactly() async throws {
         let store = try HistoryStore.inMemory()
-        let recorder = try HistoryRecorder(store: store, source: "random", startedAt: Timestamp(millisecondsSince1970: 0))
+        let recorder = try await HistoryRecorder(store: store, source: "random", startedAt: Timestamp(millisecondsSince1970: 0))
         do {
             let clock = ManualClock()
             let viewState = FetchViewState(

@@ -12,14 +12,15 @@ public final class NumberScreen {
         historyAt path: String,
         client: any APIClient = RandomNumberClient(),
         clock: any Clock<Duration> = ContinuousClock()
-    ) throws {
+    ) async throws {
         store = try HistoryStore(path: path, access: .create)
-        let recorder = try HistoryRecorder(store: store, source: RandomNumberClient.sourceName)
+        let recorder = try await HistoryRecorder(store: store, source: RandomNumberClient.sourceName)
         viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(5))
     }
 
-    /// The last 20 fetches that failed, newest first.
-    public func recentFailures() throws -> [Fetch] {
-        try store.fetches(matching: HistoryFilter(status: .failed), limit: 20)
+    /// The last 20 fetches that failed, newest first, read without
+    /// blocking the screen.
+    public func recentFailures() async throws -> [Fetch] {
+        try await store.read { db in try db.fetches(matching: HistoryFilter(status: .failed), limit: 20) }
     }
 }

@@ -11,7 +11,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let client = APIClientStubWithCheckedContinuation()
-        let screen = try NumberScreen(historyAt: folder.appending(path: "history.sqlite").path, client: client, clock: ManualClock())
+        let screen = try await NumberScreen(historyAt: folder.appending(path: "history.sqlite").path, client: client, clock: ManualClock())
 
         // When one fetch fails and the next is cancelled by the user
         screen.viewState.fetchButtonTapped()
@@ -24,8 +24,8 @@ import Testing
         _ = try await withTimeout { try await screen.viewState.fetchTask?.value }
 
         // Then both are in the history, and the failure is among the recent ones
-        let recorded = try screen.store.fetches()
+        let recorded = try await screen.store.read { db in try db.fetches() }
         #expect(recorded.map(\.outcome) == [.cancelled(.user), .failed("the server is down")])
-        #expect(try screen.recentFailures().map(\.id) == [recorded[1].id])
+        #expect(try await screen.recentFailures().map(\.id) == [recorded[1].id])
     }
 }

@@ -65,11 +65,13 @@ public protocol FetchRecorder: Sendable {
     func record(_ end: FetchEnd) async throws
 }
 
-/// Records a view state's fetches into a store, as one session.
+/// Records a view state's fetches into a store, as one session. Each
+/// transition is written before `record` returns, on the store's queue: the
+/// caller's thread is never blocked.
 ///
 /// ```swift
 /// let store = try HistoryStore(path: path, access: .create)
-/// let recorder = try HistoryRecorder(store: store, source: "random")
+/// let recorder = try await HistoryRecorder(store: store, source: "random")
 /// let viewState = FetchViewState(client: RandomNumberClient(), recorder: recorder)
 /// ```
 public struct HistoryRecorder: FetchRecorder {
@@ -79,21 +81,27 @@ public struct HistoryRecorder: FetchRecorder {
     /// Starts a new session in `store`.
     public init(
         store: HistoryStore, source: String, startedAt: Timestamp = .now, process: ProcessIdentity = .current
-    ) throws {
+    ) async throws {
         self.store = store
-        self.session = try store.beginSession(source: source, at: startedAt, process: process)
+        self.session = try await store.write { db in try db.beginSession(source: source, at: startedAt, process: process) }
     }
 
-    public func record(_ start: FetchStart) throws {
-        try store.recordStart(
-            of: start.id, in: session, at: session.startedAt.advanced(by: start.offset), timeout: start.timeout
-        )
+    public func record(_ start: FetchStart) async throws {
+        let session = self.session
+        try await store.write { db in
+            try db.recordStart(
+                of: start.id, in: session, at: session.startedAt.advanced(by: start.offset), timeout: start.timeout
+            )
+        }
     }
 
-    public func record(_ end: FetchEnd) throws {
-        try store.recordEnd(
-            of: end.id, at: session.startedAt.advanced(by: end.offset), duration: end.duration,
-            outcome: end.outcome, cause: end.cause, response: end.response
-        )
+    public func record(_ end: FetchEnd) async throws {
+        let session = self.session
+        try await store.write { db in
+            try db.recordEnd(
+                of: end.id, at: session.startedAt.advanced(by: end.offset), duration: end.duration,
+                outcome: end.outcome, cause: end.cause, response: end.response
+            )
+        }
     }
 }

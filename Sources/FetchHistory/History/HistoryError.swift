@@ -1,12 +1,22 @@
+import CSQLite
 import FoundationEssentials
 
-/// A failure of the history store, phrased so the CLI can print it as one
-/// sentence.
+/// A failure of the history store: a value an app can switch over, phrased
+/// (`description`) so the CLI can print it as one sentence.
 public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The file could not be opened as a fetch-history database.
-    case cannotOpen(path: String, reason: String)
+    /// The file could not be opened as a fetch-history database; `reason`
+    /// says why, keeping the underlying error where there is one.
+    case cannotOpen(path: String, reason: OpenFailure)
+    /// Other processes kept the database locked through every retry; the
+    /// write was not made.
+    case locked(path: String)
+    /// The disk (or SQLite's size limit) is full; the write was not made.
+    case full(path: String)
     /// SQLite refused a read or a write of the database at `path`.
     case sqlite(path: String, SQLiteError)
+    /// The store was called from inside one of its own `read`/`write`
+    /// closures (or `forEachFetch`'s body): finish one before starting the next.
+    case reentrantAccess(path: String)
     /// No fetch (or session) id starts with the prefix.
     case notFound(kind: String, prefix: String)
     /// Several ids start with the prefix.
@@ -15,24 +25,35 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidID(String)
     /// An end was recorded for a fetch that is unknown or already ended.
     case notRunning(UUID)
-    /// Other processes kept the database locked through every retry.
-    case busy(path: String)
+
+    /// The error SQLite reported while the store used the file at `path`.
+    init(_ error: SQLiteError, path: String) {
+        switch error.primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED: self = .locked(path: path)
+        case SQLITE_FULL: self = .full(path: path)
+        default: self = .sqlite(path: path, error)
+        }
+    }
 
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
             "\(path) \(reason)"
+        case .locked(let path):
+            "\(path) stayed locked by other processes for more than \(Database.busyTimeoutMilliseconds * Int32(Database.busyRetries) / 1000) seconds; the write was not made"
+        case .full(let path):
+            "\(path): the database or disk is full; the write was not made"
         case .sqlite(let path, let error):
             // The statement stays in the value for debugging; people get SQLite's words.
             "\(path): \(error.message) (SQLite code \(error.code))"
+        case .reentrantAccess(let path):
+            "the history store of \(path) was called from inside one of its own read or write closures; finish one before starting the next"
         case .notFound(let kind, let prefix):
             "no \(kind) has an id starting with '\(prefix)'"
         case .ambiguous(let kind, let prefix, let candidates):
             "'\(prefix)' matches several \(kind)s (\(candidates.joined(separator: ", "))…); give more of the id"
         case .invalidID(let text):
             "'\(text)' is not an id or id prefix (ids are hexadecimal digits and dashes)"
-        case .busy(let path):
-            "\(path) stayed locked by other processes for more than \(Database.busyTimeoutMilliseconds * Int32(Database.busyRetries) / 1000) seconds; the write was not made"
         case .notRunning(let id):
             "fetch \(id.lowercased) is not running, so its end cannot be recorded"
         }

@@ -1,12 +1,15 @@
 import CSQLite
 import FoundationEssentials
 #if canImport(Glibc)
-import Glibc
+import Glibc  // usleep, between retries of a locked write
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One connection to a SQLite database, owning its `sqlite3*`.
 ///
-/// Not thread-safe on its own: `HistoryStore` serialises access to it.
+/// Not thread-safe, and not `Sendable`: `HistoryStore` owns one and hands it
+/// to the closures of `read` and `write`, one at a time, on its own queue.
 public final class Database {
     /// How a database file is opened.
     public enum Access: Sendable {
@@ -30,14 +33,10 @@ public final class Database {
     /// How many times a write waits out the busy timeout before failing.
     static let busyRetries = 3
 
-    /// Opens `path` (or `:memory:`), checking first that an existing file
-    /// really is a SQLite database, then sets the connection up: foreign
+    /// Opens `path` (or `:memory:`) and sets the connection up: foreign
     /// keys, a busy timeout. Nothing is written: see `useWriteAheadLog()`.
+    /// `HistoryStore` checks the file first (`DatabaseFile`).
     public init(path: String, access: Access) throws(SQLiteError) {
-        let inMemory = path == ":memory:"
-        if !inMemory {
-            try Self.checkFile(at: path, access: access)
-        }
         var flags = SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX
         switch access {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -76,54 +75,6 @@ public final class Database {
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)
-    }
-
-    /// Refuses a path that is a folder or a file that does not start with
-    /// SQLite's header ("SQLite format 3\0"), before SQLite touches it. An
-    /// empty file is accepted: SQLite treats it as a new database.
-    private static func checkFile(at path: String, access: Access) throws(SQLiteError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            guard errno == ENOENT else {
-                throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)))
-            }
-            guard access == .create else {
-                throw SQLiteError(code: SQLITE_CANTOPEN, message: "no such file")
-            }
-            // The owner's write bit, not access(2): root may write anywhere,
-            // but a folder its owner made read-only says "not here".
-            let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? ""
-            var folderInfo = stat()
-            if stat(folder.isEmpty ? "." : folder, &folderInfo) == 0, folderInfo.st_mode & S_IWUSR == 0 {
-                throw SQLiteError(code: SQLITE_READONLY, message: "cannot be created: its folder is not writable")
-            }
-            // SQLite would create the file 0644; the history is private, and
-            // SQLite gives its -wal and -shm files the database file's mode.
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if descriptor >= 0 {
-                close(descriptor)
-            } else if errno != EEXIST {
-                throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)))
-            }
-            return
-        }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            throw SQLiteError(code: SQLITE_CANTOPEN, message: "is a directory, not a database file")
-        }
-        if access != .readOnly, info.st_mode & S_IWUSR == 0 {
-            throw SQLiteError(code: SQLITE_READONLY, message: "is read-only, so nothing can be recorded in it")
-        }
-        guard info.st_size > 0 else { return }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 16)
-        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
-        guard count == 16, header == Array("SQLite format 3\0".utf8) else {
-            throw SQLiteError(code: SQLITE_NOTADB, message: "file is not a SQLite database")
-        }
     }
 
     // MARK: - Statements

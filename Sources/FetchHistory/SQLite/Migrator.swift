@@ -78,8 +78,6 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     case olderSchema(found: Int, supported: Int)
     /// A migration left rows pointing at missing parents.
     case foreignKeyViolation(migration: Int, table: String)
-    /// An empty file, opened for reading: there is no history in it yet.
-    case noHistory
 
     public var description: String {
         switch self {
@@ -89,8 +87,6 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
             "was written by a newer fetch-history (schema version \(found); this version knows up to \(supported)); upgrade fetch-history to read it"
         case .olderSchema(let found, let supported):
             "has schema version \(found) and needs upgrading to \(supported), but it is read-only; make it writable once so fetch-history can upgrade it"
-        case .noHistory:
-            "is empty: it holds no history yet; record one with `fetch-history fetch`"
         case .foreignKeyViolation(let migration, let table):
             "migration \(migration) left rows in \(table) that point at missing rows"
         }

@@ -1,0 +1,144 @@
+import FoundationEssentials
+
+/// The store's SQL, in one place: every statement the project runs outside
+/// `Migrations/`.
+enum HistorySQL {
+    static let insertSession = """
+        INSERT INTO session (id, started_at, source, host, process_id, boot_id, process_started)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// A fetch starts when it is tapped: `started_at` and `tapped_at` are the
+    /// same moment, kept apart so a replay can tell if either was changed.
+    static let insertFetch = """
+        INSERT INTO fetch (id, session_id, source, started_at, tapped_at, timeout_ms) VALUES (?1, ?2, ?3, ?4, ?4, ?5)
+        """
+
+    static let endFetch = """
+        UPDATE fetch SET ended_at = ?1, duration_ms = ?2, outcome = ?3, cancel_reason = ?4, value = ?5, error = ?6,
+            http_status = ?7, response_bytes = ?8, ended_by = ?9, ended_by_at = ?1, answer_value = ?10, answer_error = ?11
+        WHERE id = ?12 AND outcome IS NULL
+        """
+
+    static let importSession = """
+        INSERT INTO session (id, started_at, source, host, process_id) VALUES (?, ?, ?, '', 0)
+        ON CONFLICT (id) DO NOTHING
+        """
+
+    static let importFetch = """
+        INSERT INTO fetch (
+            id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error,
+            http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error
+        )
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (id) DO NOTHING
+        """
+
+    static let largestFetchRowid = "SELECT max(rowid) FROM fetch"
+    static let fetchRowid = "SELECT rowid FROM fetch WHERE id = ?"
+
+    /// The ids an import skipped, and the record that brought each.
+    static let createSkippedIDs = "CREATE TEMP TABLE import_skipped (id TEXT PRIMARY KEY, record INTEGER NOT NULL)"
+    static let insertSkippedID = "INSERT INTO temp.import_skipped (id, record) VALUES (?, ?) ON CONFLICT (id) DO NOTHING"
+    static let skippedIDRecord = "SELECT record FROM temp.import_skipped WHERE id = ?"
+    static let dropSkippedIDs = "DROP TABLE temp.import_skipped"
+
+    /// 1 or 0 for a running fetch (is its recorder alive?), NULL for an
+    /// ended one. Only evaluated for running rows, which are few.
+    static let isAlive = """
+        CASE WHEN outcome IS NULL THEN (SELECT fetch_history_process_alive(host, boot_id, process_id, process_started) \
+        FROM session WHERE session.id = fetch.session_id) END
+        """
+
+    static let fetchColumns =
+        "id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error, \(isAlive), "
+            + "http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error"
+
+    static let fetchByIDRange = "SELECT \(fetchColumns) FROM fetch WHERE id >= ? AND id < ? ORDER BY id LIMIT 3"
+
+    static let sessionColumns = "id, started_at, source, host, process_id, boot_id, process_started"
+    static let sessionByIDRange = "SELECT \(sessionColumns) FROM session WHERE id >= ? AND id < ? ORDER BY id LIMIT 3"
+    static let sessionByID = "SELECT \(sessionColumns) FROM session WHERE id = ?"
+    static let newestSession = "SELECT \(sessionColumns) FROM session ORDER BY started_at DESC, rowid DESC LIMIT 1"
+
+    static let tableNames = "SELECT name FROM sqlite_schema WHERE type = 'table'"
+
+    /// Every row of `table`, a name read from `sqlite_schema` itself, never from input.
+    static func everyRow(of table: String) -> String {
+        "SELECT * FROM \"\(table)\""
+    }
+
+    static func countByOutcome(_ conditions: String) -> String {
+        "SELECT outcome, count(*) FROM fetch\(conditions) GROUP BY 1"
+    }
+
+    static func countRunningByLiveness(_ conditions: String) -> String {
+        "SELECT \(isAlive), count(*) FROM fetch\(and(conditions, "outcome IS NULL")) GROUP BY 1"
+    }
+
+    static func oldestFirst(_ filter: HistoryFilter) -> (String, [SQLValue]) {
+        let (conditions, values) = conditions(for: filter)
+        return ("SELECT \(fetchColumns) FROM fetch\(conditions) ORDER BY started_at, rowid", values)
+    }
+
+    static func newestFirst(_ filter: HistoryFilter, limit: Int?) -> (String, [SQLValue]) {
+        let (conditions, values) = conditions(for: filter)
+        return (
+            "SELECT \(fetchColumns) FROM fetch\(conditions) ORDER BY started_at DESC, rowid DESC LIMIT ?",
+            values + [.integer(Int64(limit ?? -1))]
+        )
+    }
+
+    /// Durations of succeeded fetches, ascending, read from the partial index
+    /// `fetch_succeeded_by_duration`. The outcome is written literally: SQLite
+    /// only uses a partial index when the query's own text implies its WHERE.
+    static func succeededDurations(_ conditions: String) -> String {
+        "SELECT duration_ms FROM fetch INDEXED BY fetch_succeeded_by_duration\(and(conditions, "outcome = 'succeeded'")) ORDER BY duration_ms"
+    }
+
+    /// `conditions` (a WHERE clause or nothing) with one more fixed condition.
+    static func and(_ conditions: String, _ condition: String) -> String {
+        conditions.isEmpty ? " WHERE \(condition)" : conditions + " AND \(condition)"
+    }
+
+    /// A WHERE clause made of fixed fragments, and the values it binds.
+    static func conditions(for filter: HistoryFilter) -> (String, [SQLValue]) {
+        var clauses: [String] = []
+        var values: [SQLValue] = []
+        switch filter.status {
+        case nil: break
+        case .running: clauses.append("outcome IS NULL AND \(isAlive) = 1")
+        case .interrupted: clauses.append("(outcome = 'interrupted' OR (outcome IS NULL AND \(isAlive) = 0))")
+        case let status?:
+            clauses.append("outcome = ?")
+            values.append(.text(status.rawValue))
+        }
+        if let source = filter.source {
+            clauses.append("source = ?")
+            values.append(.text(source))
+        }
+        if let session = filter.sessionID {
+            clauses.append("session_id = ?")
+            values.append(.text(session.lowercased))
+        }
+        if let since = filter.since {
+            clauses.append("started_at >= ?")
+            values.append(.integer(since.millisecondsSince1970))
+        }
+        if let until = filter.until {
+            clauses.append("started_at < ?")
+            values.append(.integer(until.millisecondsSince1970))
+        }
+        return (clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND "), values)
+    }
+
+    /// The bounds of the ids starting with `prefix`: every id is lower-case
+    /// hexadecimal and dashes, all below "~".
+    static func idRange(_ text: String) throws(HistoryError) -> (String, String) {
+        let prefix = text.lowercased()
+        guard !prefix.isEmpty, prefix.count <= 36, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw .invalidID(text.count > 40 ? text.prefix(40) + "…" : text)
+        }
+        return (prefix, prefix + "~")
+    }
+}
