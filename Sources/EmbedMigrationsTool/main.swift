@@ -54,16 +54,15 @@ func run() throws {
     guard let output = arguments.first else {
         throw Failure(description: "usage: EmbedMigrationsTool OUTPUT.swift MIGRATIONS-FOLDER")
     }
-    // A folder (listed here, so new files are seen), or files one by one
-    // (as build plans made by earlier versions of the plugin still pass them).
-    var paths = Array(arguments.dropFirst())
-    var isFolder: ObjCBool = false
-    if paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder), isFolder.boolValue {
-        let folder = URL(fileURLWithPath: paths[0])
-        paths = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".sql") }
-            .map { folder.appendingPathComponent($0).path }
+    // The folder is listed here, not by the plugin, so a migration added
+    // later is seen even when SwiftPM reuses the plugin's build command.
+    guard arguments.count == 2 else {
+        throw Failure(description: "usage: EmbedMigrationsTool OUTPUT.swift MIGRATIONS-FOLDER")
     }
+    let folder = URL(fileURLWithPath: arguments[arguments.startIndex + 1])
+    let paths = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        .filter { $0.hasSuffix(".sql") }
+        .map { folder.appendingPathComponent($0).path }
     let files = try paths
         .map { try MigrationFile(url: URL(fileURLWithPath: $0)) }
         .sorted { $0.version < $1.version }

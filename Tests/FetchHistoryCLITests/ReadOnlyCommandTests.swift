@@ -1,3 +1,4 @@
+import FetchHistory
 import Foundation
 import Testing
 
@@ -61,6 +62,28 @@ struct ReadOnlyCommandTests {
         #expect(try export.lines.map(ExportRecord.init(jsonLine:)) == ExportRecord.oldestFirst(Fixtures.standard.map(Fixtures.asRead)))
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.database)) == bytes)
         #expect(try permissions(sandbox.database) == 0o444)
+    }
+
+    @Test(arguments: readers)
+    func aReaderUpgradesAWritableHistoryOfAnOlderSchemaOnceAndReadsIt(_ command: [String]) async throws {
+        // Given a history written by the first schema, with one finished fetch
+        let sandbox = try Sandbox()
+        let old = try Database(path: sandbox.database, access: .create)
+        try Migrator(migrations: Array(Migration.embedded.prefix(1))).migrate(old)
+        try old.execute("INSERT INTO session VALUES ('01234567-0000-4000-8000-000000000001', 0, 'random', 'h', 1, NULL, NULL)")
+        try old.execute("""
+            INSERT INTO fetch (id, session_id, source, started_at, ended_at, duration_ms, outcome, value)
+            VALUES ('01234567-0000-4000-8000-000000000002', '01234567-0000-4000-8000-000000000001', 'random', 5, 105, 100, 'succeeded', 42)
+            """)
+
+        // When a reading command runs on it
+        let result = try await sandbox.run(command)
+
+        // Then it works, on a file now at the latest schema version, its fetch intact
+        #expect(result.status == 0, "\(result)")
+        #expect(try Database(path: sandbox.database, access: .readOnly).scalarInt64("PRAGMA user_version") == Int64(Migrator().latestVersion))
+        let export = try await sandbox.run("export", "--format", "jsonl")
+        #expect(export.lines.count == 1 && export.standardOutput.contains(#""value":42"#), "\(export)")
     }
 
     @Test(arguments: readers + [["fetch", "--latency", "0"], ["import", "-"]])

@@ -80,6 +80,7 @@ public final class HistoryStore: Sendable {
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), committed when
     /// it returns and rolled back when it throws. Blocks the calling thread
     /// until done, including while another process holds the write lock.
+    @discardableResult
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         try connection.sync(path: path) { database in try database.writeTransaction { try body(database) } }
     }
@@ -94,6 +95,7 @@ public final class HistoryStore: Sendable {
     /// blocking the caller. A write that has started is finished even if the
     /// calling task is cancelled meanwhile: recording a cancellation is a
     /// write made by a cancelled task.
+    @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await connection.async(path: path) { database in try database.writeTransaction { try body(database) } }
     }

@@ -1,7 +1,3 @@
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Who recorded a session: enough to tell, later and from another process,
 /// whether that recorder is still alive.
@@ -26,9 +22,10 @@ public struct ProcessIdentity: Hashable, Sendable {
 
     /// This process.
     public static let current: ProcessIdentity = {
-        let pid = getpid()
+        let pid = ProcessProbe.currentProcessID
         return ProcessIdentity(
-            host: hostName(), processID: pid, bootID: currentBootID(), startTicks: startTicks(of: pid)
+            host: ProcessProbe.hostName(), processID: pid, bootID: ProcessProbe.bootID(),
+            startTicks: ProcessProbe.startTicks(of: pid)
         )
     }()
 
@@ -41,28 +38,8 @@ public struct ProcessIdentity: Hashable, Sendable {
         let current = Self.current
         guard host == current.host else { return true }
         if let bootID, let currentBoot = current.bootID, bootID != currentBoot { return false }
-        guard kill(processID, 0) == 0 || errno == EPERM else { return false }
-        if let startTicks, let now = Self.startTicks(of: processID), now != startTicks { return false }
+        guard ProcessProbe.exists(processID) else { return false }
+        if let startTicks, let now = ProcessProbe.startTicks(of: processID), now != startTicks { return false }
         return true
-    }
-
-    private static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
-    }
-
-    private static func currentBootID() -> String? {
-        (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
-            .filter { !$0.isWhitespace }
-    }
-
-    private static func startTicks(of pid: Int32) -> Int64? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let commandEnd = stat.lastIndex(of: ")")
-        else { return nil }
-        // After "pid (comm)" come fields 3, 4, …; the start time is field 22.
-        let fields = stat[stat.index(after: commandEnd)...].split(separator: " ")
-        return fields.count > 19 ? Int64(fields[19]) : nil
     }
 }

@@ -2,9 +2,7 @@
 public enum SQLValue: Equatable, Sendable {
     case null
     case integer(Int64)
-    case real(Double)
     case text(String)
-    case blob([UInt8])
 }
 
 extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral {

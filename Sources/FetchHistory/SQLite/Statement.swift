@@ -38,16 +38,10 @@ public final class Statement {
                 code = sqlite3_bind_null(handle, index)
             case .integer(let number):
                 code = sqlite3_bind_int64(handle, index, number)
-            case .real(let number):
-                code = sqlite3_bind_double(handle, index, number)
             case .text(var text):
                 // Bound with its byte count, so text holding NUL survives whole.
                 code = text.withUTF8 { bytes in
                     sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), csqlite_transient())
-                }
-            case .blob(let bytes):
-                code = bytes.withUnsafeBytes { raw in
-                    sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), csqlite_transient())
                 }
             }
             guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection, sql: sql) }
@@ -89,10 +83,6 @@ public struct Row {
 
     public func optionalInt64(_ column: Int32) -> Int64? {
         isNull(column) ? nil : int64(column)
-    }
-
-    public func double(_ column: Int32) -> Double {
-        sqlite3_column_double(handle, column)
     }
 
     public func text(_ column: Int32) -> String {
