@@ -29,7 +29,7 @@ struct FetchTable {
     /// The value, the error, or why it was cancelled.
     static func result(of fetch: Fetch) -> String {
         switch fetch.outcome {
-        case .succeeded(let value)?: String(value)
+        case .succeeded(let value)?: value.json
         case .failed(let message)?: message
         case .cancelled(.user)?: "by the user"
         case .cancelled(.superseded)?: "superseded by a newer fetch"

@@ -42,7 +42,7 @@ struct ShowCommand: ParsableCommand {
         var lines: [(String, String)] = [
             ("id", fetch.id.lowercased),
             ("outcome", fetch.status.rawValue + (fetch.cancelReason.map { " (\($0.rawValue))" } ?? "")),
-            ("value", fetch.value.map(String.init) ?? "-"),
+            ("value", fetch.value?.json ?? "-"),
             ("error", fetch.errorMessage ?? "-"),
             ("source", fetch.source),
             ("started", time(fetch.startedAt)),

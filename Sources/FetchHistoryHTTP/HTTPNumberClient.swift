@@ -47,7 +47,7 @@ public actor HTTPNumberClient: APIClient {
         try await fetchAnswer().value
     }
 
-    public func fetchAnswer() async throws -> SourceAnswer {
+    public func fetchAnswer() async throws -> SourceAnswer<Int> {
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
         request.setValue("application/json, text/plain;q=0.9, */*;q=0.1", forHTTPHeaderField: "Accept")

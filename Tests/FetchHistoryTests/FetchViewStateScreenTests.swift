@@ -11,7 +11,7 @@ extension FetchViewStateTests {
         var error: String?
     }
 
-    func screen(of viewState: FetchViewState) -> Screen {
+    func screen(of viewState: FetchViewState<Int>) -> Screen {
         Screen(number: viewState.number, isProcessing: viewState.isProcessing, error: viewState.error)
     }
 

@@ -207,12 +207,12 @@ struct FetchViewStateTests {
             try await clock.step(fetches: 3, latency: .milliseconds(100), interval: .seconds(1))
             let completed = try await withTimeout { try await run.value }
 
-            #expect(completed.map(\.outcome) == numbers.map(FetchOutcome.succeeded))
+            #expect(completed.map(\.outcome) == numbers.map { .succeeded(FetchValue($0)) })
             #expect(viewState.number == numbers.last)
             #expect(try await recorder.timeline() == [
-                .started(1, at: .zero), .ended(1, .succeeded(numbers[0]), at: .milliseconds(100)),
-                .started(2, at: .milliseconds(1_100)), .ended(2, .succeeded(numbers[1]), at: .milliseconds(1_200)),
-                .started(3, at: .milliseconds(2_200)), .ended(3, .succeeded(numbers[2]), at: .milliseconds(2_300)),
+                .started(1, at: .zero), .ended(1, .succeeded(FetchValue(numbers[0])), at: .milliseconds(100)),
+                .started(2, at: .milliseconds(1_100)), .ended(2, .succeeded(FetchValue(numbers[1])), at: .milliseconds(1_200)),
+                .started(3, at: .milliseconds(2_200)), .ended(3, .succeeded(FetchValue(numbers[2])), at: .milliseconds(2_300)),
             ])
         }
     }

@@ -12,7 +12,7 @@ import FoundationNetworking
         URL(string: "https://\(stub.host)/next?page=2")!
     }
 
-    func answer(to response: StubbedResponse, maximumBytes: Int = HTTPNumberClient.defaultMaximumBytes) async throws -> SourceAnswer {
+    func answer(to response: StubbedResponse, maximumBytes: Int = HTTPNumberClient.defaultMaximumBytes) async throws -> SourceAnswer<Int> {
         let stub = URLProtocolStub { _ in response }
         let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration, maximumBytes: maximumBytes)
         return try await withTimeout { try await client.fetchAnswer() }

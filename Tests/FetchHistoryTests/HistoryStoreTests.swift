@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func listingIsNewestFirstAndHonoursTheLimit() throws {
-        let ids = try (1...5).map { try record(.succeeded($0), at: Int64($0) * 1000) }
+        let ids = try (1...5).map { try record(.succeeded(FetchValue($0)), at: Int64($0) * 1000) }
 
         let listed = try store.read { db in try db.fetches(limit: 3) }.map(\.id)
 
@@ -127,7 +127,7 @@ import Testing
 
     @Test func anAmbiguousPrefixNamesTheCandidates() throws {
         // 17 fetches share at least one leading hex digit with another.
-        let ids = try (0..<17).map { try record(.succeeded($0), at: Int64($0)) }
+        let ids = try (0..<17).map { try record(.succeeded(FetchValue($0)), at: Int64($0)) }
         let prefixes = Dictionary(grouping: ids, by: { String($0.lowercased.prefix(1)) })
         let (prefix, sharing) = try #require(prefixes.first { $0.value.count > 1 })
 
@@ -208,7 +208,7 @@ import Testing
 
     @Test func statisticsCountOutcomesAndRankLatencies() throws {
         for (index, duration) in (1...100).enumerated() {
-            try record(.succeeded(index), at: Int64(index) * 1000, duration: Int64(duration))
+            try record(.succeeded(FetchValue(index)), at: Int64(index) * 1000, duration: Int64(duration))
         }
         try record(.failed("x"), at: 200_000, duration: 5_000)
         try record(.cancelled(.user), at: 201_000)
@@ -226,7 +226,7 @@ import Testing
     @Test func statisticsOfSucceededFetchesKeepTheirLatency() throws {
         // Given succeeded fetches taking 10, 20 and 30 ms, and a failed one
         for (index, duration) in [10, 20, 30].enumerated() {
-            try record(.succeeded(index), at: Int64(index) * 1_000, duration: Int64(duration))
+            try record(.succeeded(FetchValue(index)), at: Int64(index) * 1_000, duration: Int64(duration))
         }
         try record(.failed("x"), at: 5_000, duration: 500)
 
@@ -256,7 +256,7 @@ import Testing
     /// between an older and a newer one.
     func recordThreeInOneMillisecond() throws -> (older: UUID, sameMillisecond: [UUID], newer: UUID) {
         let older = try record(.succeeded(0), at: 1_000)
-        let sameMillisecond = try (1...3).map { try record(.succeeded($0), at: 2_000) }
+        let sameMillisecond = try (1...3).map { try record(.succeeded(FetchValue($0)), at: 2_000) }
         let newer = try record(.succeeded(4), at: 3_000)
         return (older, sameMillisecond, newer)
     }

@@ -15,7 +15,7 @@ struct ImportFetchesTests {
         return Fetch(
             id: UUID(), sessionID: UUID(uuid: (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), source: "random",
             startedAt: at, endedAt: at.advanced(by: .milliseconds(5)), durationMilliseconds: 5,
-            outcome: .succeeded(Int(number))
+            outcome: .succeeded(FetchValue(Int(number)))
         )
     }
 

@@ -20,7 +20,7 @@ extension FetchViewStateTests {
     /// continuation stub, on a test clock.
     func record(
         timeout: Duration? = nil,
-        _ actions: (FetchViewState, APIClientStubWithCheckedContinuation, ManualClock) async throws -> Void
+        _ actions: (FetchViewState<Int>, APIClientStubWithCheckedContinuation, ManualClock) async throws -> Void
     ) async throws -> Recording {
         let store = try HistoryStore.inMemory()
         let recorder = try await HistoryRecorder(store: store, source: "stub", startedAt: Timestamp(millisecondsSince1970: 1_000_000))

@@ -5,7 +5,7 @@ import FetchHistory
 /// file the `fetch-history` command reads.
 @MainActor
 public final class NumberScreen {
-    public let viewState: FetchViewState
+    public let viewState: FetchViewState<Int>
     public let store: HistoryStore
 
     public init(

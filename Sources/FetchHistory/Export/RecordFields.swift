@@ -127,7 +127,7 @@ struct RecordFields {
                 let answerValue = try integer(.answerValue)
                 guard let at = try time(.endedByAt) else { throw RecordError(message: "'endedByAt' is missing") }
                 guard let cause = FetchEnd.Cause(
-                    name: name, value: answerValue.flatMap { Int(exactly: $0) }, error: try string(.answerError)
+                    name: name, value: answerValue.flatMap { Int(exactly: $0) }.map { FetchValue($0) }, error: try string(.answerError)
                 ) else {
                     throw RecordError(message: "'endedBy' must be answer (with answerValue), failure (with answerError), cancel, fetch or timeout, not '\(name.prefix(40))'")
                 }
@@ -157,7 +157,7 @@ struct RecordFields {
         case .running: outcome = nil
         case .succeeded:
             guard let value, let number = Int(exactly: value) else { throw RecordError(message: "'value' is out of range") }
-            outcome = .succeeded(number)
+            outcome = .succeeded(FetchValue(number))
         case .failed:
             guard let error else { throw RecordError(message: "'error' is missing for a failed fetch") }
             outcome = .failed(error)

@@ -10,11 +10,11 @@ public protocol APIClient: Actor {
 
     /// The number and what came with it (an HTTP status and size). The view
     /// state calls this one; the default answers `fetchRandomNumber()` alone.
-    func fetchAnswer() async throws -> SourceAnswer
+    func fetchAnswer() async throws -> SourceAnswer<Int>
 }
 
 extension APIClient {
-    public func fetchAnswer() async throws -> SourceAnswer {
+    public func fetchAnswer() async throws -> SourceAnswer<Int> {
         SourceAnswer(value: try await fetchRandomNumber())
     }
 }

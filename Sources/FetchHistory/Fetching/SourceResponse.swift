@@ -12,12 +12,12 @@ public struct SourceResponse: Hashable, Sendable {
     }
 }
 
-/// A number and what came with it.
-public struct SourceAnswer: Hashable, Sendable {
-    public var value: Int
+/// A value and what came with it.
+public struct SourceAnswer<Value: Sendable>: Sendable {
+    public var value: Value
     public var response: SourceResponse?
 
-    public init(value: Int, response: SourceResponse? = nil) {
+    public init(value: Value, response: SourceResponse? = nil) {
         self.value = value
         self.response = response
     }
@@ -28,3 +28,6 @@ public struct SourceAnswer: Hashable, Sendable {
 public protocol SourceResponseError: Error {
     var response: SourceResponse? { get }
 }
+
+extension SourceAnswer: Equatable where Value: Equatable {}
+extension SourceAnswer: Hashable where Value: Hashable {}

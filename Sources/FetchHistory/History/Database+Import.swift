@@ -66,7 +66,7 @@ private struct ImportBatch {
             .integer(fetch.response?.bytes), .integer(fetch.script?.tappedAt.millisecondsSince1970),
             .integer(fetch.script?.timeoutMilliseconds), .text(fetch.script?.end?.cause.name),
             .integer(fetch.script?.end?.at.millisecondsSince1970),
-            .integer(fetch.script?.end?.cause.answerValue), .text(fetch.script?.end?.cause.answerError),
+            .integer(fetch.script?.end?.cause.answerValue?.integer), .text(fetch.script?.end?.cause.answerError),
         ])
         if database.changes == 1 {
             summary.added += 1

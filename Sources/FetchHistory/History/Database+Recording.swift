@@ -40,7 +40,7 @@ extension Database {
             .integer(endedAt.millisecondsSince1970), .integer(duration.wholeMilliseconds),
             .text(columns.outcome), .text(columns.cancelReason), .integer(columns.value),
             .text(columns.error), .integer(response?.status), .integer(response?.bytes),
-            .text(cause.name), .integer(cause.answerValue), .text(cause.answerError),
+            .text(cause.name), .integer(cause.answerValue?.integer), .text(cause.answerError),
             .text(id.lowercased),
         ])
         if changes != 1 { throw HistoryError.notRunning(id) }

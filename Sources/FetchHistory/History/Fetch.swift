@@ -37,8 +37,8 @@ public struct Fetch: Hashable, Sendable, Identifiable {
 
     public var status: FetchStatus { outcome?.status ?? .running }
 
-    /// The number the source answered, if it succeeded.
-    public var value: Int? {
+    /// The value the source answered, if it succeeded.
+    public var value: FetchValue? {
         if case .succeeded(let value) = outcome { value } else { nil }
     }
 

@@ -1,7 +1,7 @@
 /// How a fetch ended.
 public enum FetchOutcome: Hashable, Sendable {
-    /// The source answered with a number.
-    case succeeded(Int)
+    /// The source answered with this value.
+    case succeeded(FetchValue)
     /// The source failed; the message is what the screen showed.
     case failed(String)
     /// The fetch was cancelled before the source answered.

@@ -20,8 +20,8 @@ public struct FetchStart: Hashable, Sendable {
 public struct FetchEnd: Hashable, Sendable {
     /// What ended it: the source, or an action of the user or the view state.
     public enum Cause: Hashable, Sendable {
-        /// The source answered this number.
-        case answer(Int)
+        /// The source answered this value.
+        case answer(FetchValue)
         /// The source failed with this message.
         case failure(String)
         /// Cancel was tapped (or Ctrl-C, or the caller's task was cancelled).

@@ -41,7 +41,7 @@ extension FetchEnd.Cause {
     }
 
     /// The cause named `name`, with the answer it needs.
-    public init?(name: String, value: Int?, error: String?) {
+    public init?(name: String, value: FetchValue?, error: String?) {
         switch name {
         case "answer": guard let value else { return nil }; self = .answer(value)
         case "failure": guard let error else { return nil }; self = .failure(error)
@@ -52,7 +52,7 @@ extension FetchEnd.Cause {
         }
     }
 
-    var answerValue: Int? {
+    var answerValue: FetchValue? {
         if case .answer(let value) = self { value } else { nil }
     }
 

@@ -1,12 +1,25 @@
 import FoundationEssentials
 import Synchronization
 
-/// Collects what a replayed view state reports, in order, in memory.
+/// Collects what a replayed view state reports, in order, in memory, and
+/// lets the replay wait for the n-th start.
 final class ReplayRecorder: FetchRecorder {
-    private let state = Mutex<(starts: [FetchStart], ends: [UUID: FetchEnd])>(([], [:]))
+    private struct State {
+        var starts: [FetchStart] = []
+        var ends: [UUID: FetchEnd] = [:]
+        var startWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
 
     func record(_ start: FetchStart) {
-        state.withLock { $0.starts.append(start) }
+        let ready = state.withLock { state in
+            state.starts.append(start)
+            let count = state.starts.count
+            defer { state.startWaiters.removeAll { $0.count <= count } }
+            return state.startWaiters.filter { $0.count <= count }
+        }
+        for waiter in ready { waiter.continuation.resume() }
     }
 
     func record(_ end: FetchEnd) {
@@ -15,10 +28,15 @@ final class ReplayRecorder: FetchRecorder {
 
     var startCount: Int { state.withLock { $0.starts.count } }
 
-    /// Whether the `number`th fetch started (1-based) has ended.
-    func hasEnded(_ number: Int) -> Bool {
-        state.withLock { state in
-            number <= state.starts.count && state.ends[state.starts[number - 1].id] != nil
+    /// Returns once `count` fetches have started. The replay bounds the wait.
+    func waitForStarts(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let started = state.withLock { state -> Bool in
+                guard state.starts.count < count else { return true }
+                state.startWaiters.append((count, continuation))
+                return false
+            }
+            if started { continuation.resume() }
         }
     }
 

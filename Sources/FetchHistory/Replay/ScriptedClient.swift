@@ -7,7 +7,7 @@ import FoundationEssentials
 actor ScriptedClient: APIClient {
     struct Answer {
         var at: Duration
-        var result: Result<Int, ReplayedFailure>
+        var result: Result<FetchValue, ReplayedFailure>
     }
 
     private let answers: [Answer?]
@@ -28,7 +28,9 @@ actor ScriptedClient: APIClient {
             throw CancellationError()
         }
         try await clock.sleep(until: ManualClock.Instant(offset: answer.at))
-        return try answer.result.get()
+        let value = try answer.result.get()
+        guard let number = value.integer else { throw ReplayedFailure(message: "the recorded answer \(value) is not a number") }
+        return number
     }
 }
 

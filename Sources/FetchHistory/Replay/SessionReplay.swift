@@ -131,22 +131,25 @@ public struct SessionReplay {
         var steps: [ReplayReport.Step] = []
         var differences: [String] = []
 
+        // Each fetch's task: done once its end is recorded and shown.
+        var tasks: [Task<CompletedFetch, any Error>] = []
         for item in items {
             if let stopsAt, item.fetch > stopsAt { break }
             clock.advance(to: item.at)
             let reacted: Bool
             switch item.action {
             case .tap:
-                let supersedes = viewState.isProcessing ? recorder.startCount : nil
+                let superseded = viewState.isProcessing ? tasks.last : nil
                 viewState.fetchButtonTapped()
-                reacted = await Self.waitUntil {
-                    recorder.startCount >= item.fetch && supersedes.map(recorder.hasEnded) ?? true
+                if let task = viewState.fetchTask { tasks.append(task) }
+                reacted = await Self.reacts {
+                    await recorder.waitForStarts(item.fetch)
+                    _ = await superseded?.result
                 }
-            case .cancel:
-                viewState.cancelButtonTapped()
-                reacted = await Self.waitUntil { recorder.hasEnded(item.fetch) }
-            case .answer, .timeout:
-                reacted = await Self.waitUntil { recorder.hasEnded(item.fetch) }
+            case .cancel, .answer, .timeout:
+                if item.action == .cancel { viewState.cancelButtonTapped() }
+                let task = item.fetch <= tasks.count ? tasks[item.fetch - 1] : nil
+                reacted = await Self.reacts { _ = await task?.result }
             }
             steps.append(ReplayReport.Step(
                 offset: item.at, event: item.text, isProcessing: viewState.isProcessing,
@@ -224,14 +227,9 @@ public struct SessionReplay {
         offset.map { "\($0.wholeMilliseconds) ms" } ?? "no time"
     }
 
-    /// Lets the view state's tasks run until `condition` holds, for at most
-    /// `stepLimit` of real time. Matching replays never come near the limit.
-    private static func waitUntil(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: stepLimit)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            await Task.yield()
-        }
-        return true
+    /// Whether `step` finishes within `stepLimit` of real time. Matching
+    /// replays never come near the limit.
+    private static func reacts(_ step: @escaping @MainActor @Sendable () async -> Void) async -> Bool {
+        (try? await withTimeout(stepLimit) { await step() }) != nil
     }
 }

@@ -2,27 +2,31 @@ import FoundationEssentials
 import Observation
 import Synchronization
 
-/// The screen's state for fetching a number: start, cancel, show the result.
+/// A screen's state for fetching a value of any type: start, cancel, show
+/// the result — every fetch, cancellation, timeout and error recorded as it
+/// happens, so a session can be listed, replayed and tested.
 ///
 /// Every fetch is reported to the injected `FetchRecorder` as it starts and
-/// ends, before the screen changes. Time (latency, timeouts, intervals, the
-/// recorded offsets) runs on the injected clock, so tests use a test clock.
-///
-/// Recorded times are the times of what caused them, so a session can be
-/// replayed exactly: a fetch starts when it was tapped, and a cancelled fetch
-/// ends when cancel (or a newer fetch) was tapped, a timed-out one at its
-/// deadline, an answered one when the answer arrived.
+/// ends, before the screen changes. Time (timeouts, intervals, the recorded
+/// offsets) runs on the injected clock, so tests use a test clock. Recorded
+/// times are the times of what caused them (see `FetchRecording`), so a
+/// session replays exactly.
 ///
 /// ```swift
-/// let viewState = FetchViewState(client: RandomNumberClient(), recorder: recorder)
+/// let viewState = FetchViewState(recorder: recorder, timeout: .seconds(5)) {
+///     try await api.user(id: 7)
+/// }
 /// viewState.fetchButtonTapped()   // starts a fetch in `fetchTask`
 /// viewState.cancelButtonTapped()  // cancels it; recorded as cancelled (user)
 /// ```
+///
+/// For numbers from an `APIClient`, `FetchViewState(client:recorder:)` gives
+/// the same screen with `number` and `numberLabel`.
 @MainActor
 @Observable
-public final class FetchViewState {
-    /// The last number fetched; cleared when a fetch is cancelled or times out.
-    public private(set) var number: Int?
+public final class FetchViewState<Value: Codable & Sendable> {
+    /// The last value fetched; cleared when a fetch is cancelled or times out.
+    public private(set) var value: Value?
     /// True while a fetch is in flight.
     public private(set) var isProcessing = false
     /// What went wrong with the last fetch, as shown to the user.
@@ -30,33 +34,37 @@ public final class FetchViewState {
     /// The task of the latest fetch started.
     public private(set) var fetchTask: Task<CompletedFetch, any Error>?
 
-    /// What the screen shows for `number`.
-    public var numberLabel: String {
-        number.map(String.init) ?? "Not fetched yet"
-    }
-
-    @ObservationIgnored private let client: any APIClient
-    @ObservationIgnored private let recorder: any FetchRecorder
-    @ObservationIgnored private let timeout: Duration?
-    @ObservationIgnored private let timeline: ClockTimeline
+    /// The words the screen uses.
+    public let text: FetchViewText
+    /// The recording of this view state's fetches.
+    @ObservationIgnored public let recording: FetchRecording
+    @ObservationIgnored private let source: @Sendable () async throws -> SourceAnswer<Value>
     /// The fetch that owns the screen; an older one ending changes nothing.
     @ObservationIgnored private var current: Attempt?
 
     /// - Parameters:
-    ///   - client: the source of numbers.
     ///   - recorder: where each transition is reported; `HistoryRecorder` writes it to SQLite.
     ///   - clock: the clock for timeouts, intervals and recorded times.
     ///   - timeout: cancels a fetch that runs longer, recorded as `timed-out`.
-    public init(
-        client: any APIClient,
-        recorder: any FetchRecorder,
-        clock: any Clock<Duration> = ContinuousClock(),
-        timeout: Duration? = nil
+    ///   - text: the words the screen shows.
+    ///   - fetch: asks the source for a value; must honour cancellation.
+    public convenience init(
+        recorder: any FetchRecorder, clock: any Clock<Duration> = ContinuousClock(), timeout: Duration? = nil,
+        text: FetchViewText = .english, fetch: @escaping @Sendable () async throws -> Value
     ) {
-        self.client = client
-        self.recorder = recorder
-        self.timeout = timeout
-        self.timeline = ClockTimeline(clock)
+        self.init(recorder: recorder, clock: clock, timeout: timeout, text: text, fetchAnswer: { SourceAnswer(value: try await fetch()) })
+    }
+
+    /// Like `init(recorder:clock:timeout:text:fetch:)`, for a source that
+    /// reports what came with the value (an HTTP status and size), which is
+    /// recorded with the fetch.
+    public init(
+        recorder: any FetchRecorder, clock: any Clock<Duration> = ContinuousClock(), timeout: Duration? = nil,
+        text: FetchViewText = .english, fetchAnswer: @escaping @Sendable () async throws -> SourceAnswer<Value>
+    ) {
+        self.recording = FetchRecording(recorder: recorder, clock: clock, timeout: timeout)
+        self.text = text
+        self.source = fetchAnswer
     }
 
     /// Starts a fetch in `fetchTask`. A fetch still in flight is cancelled
@@ -68,7 +76,8 @@ public final class FetchViewState {
     /// Cancels the fetch in flight, if any; recorded as cancelled, reason user.
     public func cancelButtonTapped() {
         guard let current else { return }
-        current.cancel(.user, at: timeline.now())
+        recording.cancelTap()
+        current.task?.cancel()
     }
 
     /// Starts a fetch like `fetchButtonTapped()` and waits until it has ended
@@ -80,11 +89,11 @@ public final class FetchViewState {
     @discardableResult
     public func fetch() async throws -> CompletedFetch {
         let attempt = start()
-        let timeline = self.timeline
         return try await withTaskCancellationHandler {
             try await attempt.value
         } onCancel: {
-            attempt.cancel(.user, at: timeline.now())
+            attempt.fetch.noteCancel(.user)
+            attempt.task?.cancel()
         }
     }
 
@@ -102,7 +111,7 @@ public final class FetchViewState {
                 // not for the interval from whenever this line runs: on a
                 // test clock the next start is then exact, however late this
                 // task gets here.
-                do { try await timeline.sleep(until: previous.startOffset + previous.duration + interval) } catch { break }
+                do { try await recording.timeline.sleep(until: previous.startOffset + previous.duration + interval) } catch { break }
             }
             if Task.isCancelled { break }
             let fetch = try await fetch()
@@ -115,9 +124,10 @@ public final class FetchViewState {
 
     @discardableResult
     private func start() -> Attempt {
-        let tappedAt = timeline.now()
-        current?.cancel(.superseded, at: tappedAt)
-        let attempt = Attempt(tappedAt: tappedAt)
+        // The tap notes the older fetch as superseded before its task is
+        // cancelled: cancelled first, its own catch would call it the user's.
+        let attempt = Attempt(recording.tap())
+        current?.task?.cancel()
         current = attempt
         isProcessing = true
         error = nil
@@ -128,105 +138,31 @@ public final class FetchViewState {
     }
 
     private func run(_ attempt: Attempt) async throws -> CompletedFetch {
-        let startOffset = attempt.tappedAt
+        let failure = text.failure
         do {
-            try await recorder.record(FetchStart(id: attempt.id, offset: startOffset, timeout: timeout))
+            let (completed, ending) = try await attempt.fetch.perform(failureMessage: failure, source)
+            show(ending, for: attempt)
+            return completed
         } catch {
-            // Without a recorded start the fetch would be missing from the
-            // history, so the source is not asked at all.
-            let failure = FetchRecordingError(fetch: attempt.id, underlying: error)
-            show(failure, for: attempt)
-            throw failure
-        }
-
-        let outcome: FetchOutcome
-        let cause: FetchEnd.Cause
-        var endOffset: Duration
-        var response: SourceResponse?
-        do {
-            let answer = try await self.answer(deadline: timeout.map { startOffset + $0 })
-            // A source that ignores cancellation may still answer; the fetch
-            // was cancelled at the tap all the same, so the answer is dropped.
-            if attempt.cancellation != nil { throw CancellationError() }
-            outcome = .succeeded(answer.value)
-            cause = .answer(answer.value)
-            endOffset = timeline.now()
-            response = answer.response
-        } catch is FetchTimedOut {
-            outcome = .timedOut
-            cause = .timeout
-            endOffset = startOffset + (timeout ?? .zero)
-        } catch where error is CancellationError || Task.isCancelled {
-            let (reason, at) = attempt.cancellation ?? (.user, timeline.now())
-            outcome = .cancelled(reason)
-            cause = reason == .superseded ? .fetchTap : .cancelTap
-            endOffset = at
-        } catch {
-            let message = Self.message(for: error)
-            outcome = .failed(message)
-            cause = .failure(message)
-            endOffset = timeline.now()
-            response = (error as? any SourceResponseError)?.response
-        }
-
-        let completed = CompletedFetch(
-            id: attempt.id, outcome: outcome, startOffset: startOffset, duration: endOffset - startOffset
-        )
-        do {
-            try await recorder.record(FetchEnd(
-                id: attempt.id, offset: endOffset, duration: completed.duration, outcome: outcome,
-                cause: cause, response: response
-            ))
-        } catch {
-            let failure = FetchRecordingError(fetch: attempt.id, underlying: error)
-            show(failure, for: attempt)
-            throw failure
-        }
-        show(outcome, for: attempt)
-        return completed
-    }
-
-    /// The client's answer, raced against the deadline on the clock.
-    private func answer(deadline: Duration?) async throws -> SourceAnswer {
-        let client = self.client
-        guard let deadline else { return try await client.fetchAnswer() }
-        let timeline = self.timeline
-        return try await withThrowingTaskGroup(of: SourceAnswer.self) { group in
-            group.addTask { try await client.fetchAnswer() }
-            group.addTask {
-                // Until the deadline, not for the timeout from now: the
-                // timer fires at the same moment however late it starts.
-                try await timeline.sleep(until: deadline)
-                throw FetchTimedOut()
-            }
-            // The first child to finish decides; the other is cancelled.
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
+            if finish(attempt) { self.error = error.description }
+            throw error
         }
     }
 
-    private func show(_ outcome: FetchOutcome, for attempt: Attempt) {
+    private func show(_ ending: RecordedFetch.Ending<Value>, for attempt: Attempt) {
         guard finish(attempt) else { return }
-        switch outcome {
-        case .succeeded(let value):
-            number = value
-        case .failed(let message):
+        switch ending {
+        case .answered(let answer):
+            value = answer.value
+        case .failed(let message, _):
             error = message
         case .cancelled:
-            number = nil
-            error = "Fetch cancelled"
-        case .timedOut:
-            number = nil
-            error = "Fetch timed out after \(timeout.map(Self.format) ?? "its timeout")"
-        case .interrupted:
-            error = "Fetch interrupted"
+            value = nil
+            error = text.cancelled
+        case .timedOut(let timeout):
+            value = nil
+            error = text.timedOut(timeout)
         }
-    }
-
-    private func show(_ failure: FetchRecordingError, for attempt: Attempt) {
-        guard finish(attempt) else { return }
-        error = failure.description
     }
 
     /// Hands the screen back if `attempt` still owns it; false when a newer
@@ -237,33 +173,20 @@ public final class FetchViewState {
         isProcessing = false
         return true
     }
-
-    private static func message(for error: any Error) -> String {
-        if let localized = (error as? any LocalizedError)?.errorDescription { return localized }
-        return String(describing: error)
-    }
-
-    private static func format(_ duration: Duration) -> String {
-        let milliseconds = duration.wholeMilliseconds
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
-    }
 }
 
-/// One fetch of the view state: when it was tapped, and why and when it was
-/// cancelled, if it was. The cancellation is set from any thread (a task's
-/// cancellation handler) and only the first one counts.
+/// One fetch of the view state and the task running it.
 private final class Attempt: Sendable {
-    let id = UUID()
-    let tappedAt: Duration
-    private let state = Mutex<(cancellation: (CancelReason, Duration)?, task: Task<CompletedFetch, any Error>?)>((nil, nil))
+    let fetch: RecordedFetch
+    private let runningTask = Mutex<Task<CompletedFetch, any Error>?>(nil)
 
-    init(tappedAt: Duration) {
-        self.tappedAt = tappedAt
+    init(_ fetch: RecordedFetch) {
+        self.fetch = fetch
     }
 
     var task: Task<CompletedFetch, any Error>? {
-        get { state.withLock { $0.task } }
-        set { state.withLock { $0.task = newValue } }
+        get { runningTask.withLock { $0 } }
+        set { runningTask.withLock { $0 = newValue } }
     }
 
     var value: CompletedFetch {
@@ -272,16 +195,4 @@ private final class Attempt: Sendable {
             return try await task.value
         }
     }
-
-    var cancellation: (CancelReason, Duration)? { state.withLock { $0.cancellation } }
-
-    func cancel(_ reason: CancelReason, at offset: Duration) {
-        let task = state.withLock { state -> Task<CompletedFetch, any Error>? in
-            if state.cancellation == nil { state.cancellation = (reason, offset) }
-            return state.task
-        }
-        task?.cancel()
-    }
 }
-
-private struct FetchTimedOut: Error {}

@@ -1,19 +1,9 @@
 import Synchronization
 
-/// Thrown by `withTimeout` when the operation took longer than its limit.
-public struct TimeoutError: Error, Equatable, CustomStringConvertible {
-    public var limit: Duration
-
-    public init(limit: Duration) {
-        self.limit = limit
-    }
-
-    public var description: String { "timed out after \(limit)" }
-}
-
 /// Runs `operation`, failing with `TimeoutError` once `limit` of real time has
-/// passed: a bound on an awaited step, so a broken test fails instead of
-/// hanging. It is not a way to wait for things to settle.
+/// passed: a bound on an awaited step, so a broken test (or a replay that
+/// does not reproduce its recording) fails instead of hanging. It is not a
+/// way to wait for things to settle.
 ///
 /// The first of the two to finish wins; the loser is cancelled. Unlike a task
 /// group, this returns at the limit even if `operation` ignores cancellation.
