@@ -85,7 +85,7 @@ struct ReplayCommand: AsyncParsableCommand {
         var lines = [
             "replaying session \(session.id.lowercased.prefix(8)) (\(session.source.terminalSafe), started \(session.startedAt.localDescription()))",
             "  OFFSET  " + "EVENT".padded(to: 34) + "PROCESSING  "
-                + "NUMBER".padded(to: 18) + "ERROR",
+                + "VALUE".padded(to: 18) + "ERROR",
         ]
         for step in report.steps {
             let offset = String(step.offset.wholeMilliseconds) + "ms"
@@ -93,7 +93,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 String(repeating: " ", count: max(0, 8 - offset.count)) + offset + "  "
                     + step.event.terminalSafe.padded(to: 34)
                     + (step.isProcessing ? "yes" : "no").padded(to: 12)
-                    + step.numberLabel.padded(to: 18) + (step.error?.terminalSafe ?? "-")
+                    + step.valueLabel.terminalSafe.padded(to: 18) + (step.error?.terminalSafe ?? "-")
             )
         }
         if let stoppedAt = report.stoppedAt { lines.append(stoppedAt) }
@@ -109,7 +109,7 @@ struct ReplayCommand: AsyncParsableCommand {
     static func json(_ report: ReplayReport) -> String {
         var lines = report.steps.map { step in
             "{\"offsetMs\":\(step.offset.wholeMilliseconds),\"event\":\(FetchJSON.literal(step.event)),"
-                + "\"isProcessing\":\(step.isProcessing),\"numberLabel\":\(FetchJSON.literal(step.numberLabel)),"
+                + "\"isProcessing\":\(step.isProcessing),\"valueLabel\":\(FetchJSON.literal(step.valueLabel)),"
                 + "\"error\":\(step.error.map(FetchJSON.literal) ?? "null")}"
         }
         let differences = report.differences.map(FetchJSON.literal).joined(separator: ",")

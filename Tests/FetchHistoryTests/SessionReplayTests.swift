@@ -72,7 +72,7 @@ extension FetchViewStateTests {
         #expect(report.matches, "\(report.differences)")
         #expect(report.fetchCount == 2)
         #expect(report.steps.map(\.event) == ["fetch 1 tapped", "fetch 1 answered 42", "fetch 2 tapped", "fetch 2 failed: HTTP 503"])
-        #expect(report.steps.map(\.numberLabel) == ["Not fetched yet", "42", "42", "42"])
+        #expect(report.steps.map(\.valueLabel) == ["Not fetched yet", "42", "42", "42"])
         #expect(report.steps.last?.error == "HTTP 503")
         #expect(report.steps.map(\.offset) == [.zero, .milliseconds(150), .milliseconds(1_150), .milliseconds(1_170)])
     }

@@ -7,7 +7,8 @@ public struct ReplayReport: Hashable, Sendable {
         /// What happened, e.g. `fetch 2 tapped`, `fetch 1 answered 42`.
         public var event: String
         public var isProcessing: Bool
-        public var numberLabel: String
+        /// The value shown, as JSON, or the view state's "not fetched" text.
+        public var valueLabel: String
         public var error: String?
     }
 

@@ -7,6 +7,9 @@ public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible {
     case noScript(fetch: Int, id: UUID)
     /// The fetches ran with different timeouts; one view state has one.
     case mixedTimeouts
+    /// A recorded answer is not a value of the type the replay drives the
+    /// view state with: the session was recorded by another kind of screen.
+    case answerIsNotOfType(fetch: Int, type: String, answer: String)
 
     public var description: String {
         switch self {
@@ -16,6 +19,8 @@ public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible {
             "fetch \(number) (\(id.lowercased.prefix(8))) was recorded before fetch-history recorded user actions, so the session cannot be replayed"
         case .mixedTimeouts:
             "the session's fetches had different timeouts, which one view state cannot reproduce"
+        case .answerIsNotOfType(let number, let type, let answer):
+            "fetch \(number)'s recorded answer \(answer.prefix(80)) is not a \(type), so this view state cannot replay the session"
         }
     }
 }
@@ -51,7 +56,7 @@ public struct SessionReplay {
     private let recorded: [Fetch]
     private let origin: Timestamp
     private let items: [ScriptItem]
-    private let answers: [ScriptedClient.Answer?]
+    private let answers: [ScriptedSource.Answer?]
     private let timeout: Duration?
     /// The recorded fetch the replay stops at (interrupted or running), 1-based.
     private let stopsAt: Int?
@@ -80,12 +85,12 @@ public struct SessionReplay {
         // numbered in the order they were tapped.
         let byTap = scripted.sorted { ($0.script.tappedAt, $0.index) < ($1.script.tappedAt, $1.index) }
         var items: [ScriptItem] = []
-        var answers: [ScriptedClient.Answer?] = []
+        var answers: [ScriptedSource.Answer?] = []
         var stopsAt: Int?
         for (position, entry) in byTap.enumerated() {
             let number = position + 1
             items.append(ScriptItem(at: offset(entry.script.tappedAt), fetch: number, action: .tap, text: "fetch \(number) tapped"))
-            var answer: ScriptedClient.Answer?
+            var answer: ScriptedSource.Answer?
             switch entry.script.end {
             case nil:
                 stopsAt = stopsAt ?? number
@@ -93,10 +98,10 @@ public struct SessionReplay {
                 let at = offset(end.at)
                 switch end.cause {
                 case .answer(let value):
-                    answer = ScriptedClient.Answer(at: at, result: .success(value))
+                    answer = ScriptedSource.Answer(at: at, result: .success(value))
                     items.append(ScriptItem(at: at, fetch: number, action: .answer, text: "fetch \(number) answered \(value)"))
                 case .failure(let message):
-                    answer = ScriptedClient.Answer(at: at, result: .failure(ReplayedFailure(message: message)))
+                    answer = ScriptedSource.Answer(at: at, result: .failure(ReplayedFailure(message: message)))
                     items.append(ScriptItem(at: at, fetch: number, action: .answer, text: "fetch \(number) failed: \(message)"))
                 case .cancelTap:
                     items.append(ScriptItem(at: at, fetch: number, action: .cancel, text: "cancel tapped"))
@@ -122,12 +127,43 @@ public struct SessionReplay {
         self.stopsAt = stopsAt
     }
 
-    /// Replays the session in virtual time (instantly) and compares.
+    /// Replays the session in virtual time (instantly) through the library's
+    /// view state, whatever the recorded values are, and compares.
     public func run() async -> ReplayReport {
+        // Every recorded answer is some JSON value, so this cannot refuse.
+        (try? await run(as: JSONValue.self) { replay in
+            FetchViewState(recorder: replay.recorder, clock: replay.clock, timeout: replay.timeout, fetch: replay.fetch)
+        }) ?? ReplayReport(steps: [], differences: ["the session could not be replayed"], fetchCount: 0)
+    }
+
+    /// Replays the session in virtual time (instantly) through the view state
+    /// `makeViewState` builds from the replay's recorder, clock, timeout and
+    /// scripted source, and compares.
+    ///
+    /// - Throws: `ReplayError.answerIsNotOfType` when a recorded answer does
+    ///   not decode as `Value`: the session was recorded by another kind of
+    ///   screen, so nothing is replayed (never a false match).
+    public func run<Value: Codable & Sendable>(
+        as type: Value.Type, _ makeViewState: (ReplayEnvironment<Value>) -> FetchViewState<Value>
+    ) async throws(ReplayError) -> ReplayReport {
+        for (index, answer) in answers.enumerated() {
+            guard case .success(let value)? = answer?.result else { continue }
+            do {
+                _ = try value.decoded(as: Value.self)
+            } catch {
+                throw .answerIsNotOfType(fetch: index + 1, type: "\(Value.self)", answer: value.json)
+            }
+        }
         let clock = ManualClock()
-        let client = ScriptedClient(answers: answers, clock: clock)
+        let source = ScriptedSource(answers: answers, clock: clock)
         let recorder = ReplayRecorder()
-        let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: timeout)
+        let viewState = makeViewState(ReplayEnvironment(
+            recorder: recorder, clock: clock, timeout: timeout,
+            fetch: { try await source.next().decoded(as: Value.self) }
+        ))
+        func valueLabel() -> String {
+            viewState.value.flatMap { try? FetchValue(encoding: $0).json } ?? viewState.text.notFetched
+        }
         var steps: [ReplayReport.Step] = []
         var differences: [String] = []
 
@@ -153,7 +189,7 @@ public struct SessionReplay {
             }
             steps.append(ReplayReport.Step(
                 offset: item.at, event: item.text, isProcessing: viewState.isProcessing,
-                numberLabel: viewState.numberLabel, error: viewState.error
+                valueLabel: valueLabel(), error: viewState.error
             ))
             if !reacted {
                 differences.append("at \(item.at.wholeMilliseconds) ms, \(item.text): the replay did not get there (fetch \(item.fetch) had already ended, or never started)")
@@ -202,7 +238,7 @@ public struct SessionReplay {
                 differences.append("fetch \(number) started at \(was.start.wholeMilliseconds) ms in the recording, at \(now.start.wholeMilliseconds) ms in the replay")
             }
             if lastIsOpen, number == recorded.count { continue }
-            if was.outcome != now.outcome {
+            if !Self.isSame(was.outcome, now.outcome) {
                 differences.append("fetch \(number) was \(describe(was.outcome)) in the recording, \(describe(now.outcome)) in the replay")
             }
             if was.end != now.end {
@@ -210,6 +246,13 @@ public struct SessionReplay {
             }
         }
         return differences
+    }
+
+    /// Outcomes compare as recorded, values by what they hold (the same
+    /// JSON value, whatever its key order).
+    static func isSame(_ recorded: FetchOutcome?, _ replayed: FetchOutcome?) -> Bool {
+        if case .succeeded(let was)? = recorded, case .succeeded(let now)? = replayed { return was.isSameValue(as: now) }
+        return recorded == replayed
     }
 
     static func describe(_ outcome: FetchOutcome?) -> String {

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// fetch's source answered, at the moment it answered, on the replay clock.
 /// A call whose fetch never got an answer (cancelled, timed out,
 /// interrupted) waits until it is cancelled.
-actor ScriptedClient: APIClient {
+actor ScriptedSource {
     struct Answer {
         var at: Duration
         var result: Result<FetchValue, ReplayedFailure>
@@ -19,7 +19,7 @@ actor ScriptedClient: APIClient {
         self.clock = clock
     }
 
-    func fetchRandomNumber() async throws -> Int {
+    func next() async throws -> FetchValue {
         callCount += 1
         let call = callCount
         guard call <= answers.count, let answer = answers[call - 1] else {
@@ -28,9 +28,7 @@ actor ScriptedClient: APIClient {
             throw CancellationError()
         }
         try await clock.sleep(until: ManualClock.Instant(offset: answer.at))
-        let value = try answer.result.get()
-        guard let number = value.integer else { throw ReplayedFailure(message: "the recorded answer \(value) is not a number") }
-        return number
+        return try answer.result.get()
     }
 }
 
