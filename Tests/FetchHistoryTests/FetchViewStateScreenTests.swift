@@ -63,6 +63,23 @@ extension FetchViewStateTests {
         #expect(viewState.numberLabel == "Not fetched yet")
     }
 
+    @Test func aTimeoutIsRecordedAtItsDeadlineEvenWhenNoticedLater() async throws {
+        // Given a fetch with a 2 s timeout
+        let client = APIClientStubWithCheckedContinuation()
+        let clock = ManualClock()
+        let recorder = try await HistoryRecorder.inMemory()
+        let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(2))
+        viewState.fetchButtonTapped()
+        try await client.waitUntilCalled()
+
+        // When the clock jumps well past the deadline before anything runs
+        clock.advance(by: .seconds(7))
+        _ = try await withTimeout { try await viewState.fetchTask?.value }
+
+        // Then it ended at its deadline, not when the view state noticed
+        #expect(try await recorder.timeline() == [.started(at: .zero), .ended(.timedOut, at: .seconds(2))])
+    }
+
     @Test func aRunStopsWhenTheUserTapsCancel() async throws {
         // Given a run of three fetches, the first answered
         let client = APIClientStubWithCheckedContinuation()
