@@ -1,47 +1,4 @@
-import FoundationEssentials
 import Glibc
-
-/// Where the bytes of an import come from.
-protocol ByteSource: AnyObject {
-    /// Fills the start of `buffer`; returns how many bytes it wrote, 0 at
-    /// the end of the input.
-    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int
-}
-
-/// The bytes of a `Data`, handed out in order.
-final class DataSource: ByteSource {
-    private let data: Data
-    private var offset = 0
-
-    init(_ data: Data) {
-        self.data = data
-    }
-
-    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        let count = min(buffer.count, data.count - offset)
-        let start = data.startIndex + offset
-        data.copyBytes(to: buffer, from: start..<start + count)
-        offset += count
-        return count
-    }
-}
-
-/// A file, standard input or a pipe, read with `read(2)`.
-final class FileDescriptorSource: ByteSource {
-    private let descriptor: Int32
-
-    init(_ descriptor: Int32) {
-        self.descriptor = descriptor
-    }
-
-    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(InputReadError) -> Int {
-        while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            if errno != EINTR { throw InputReadError(code: errno) }
-        }
-    }
-}
 
 /// The input of an import, read a chunk at a time into one buffer that
 /// keeps only what has not been parsed yet: memory stays flat however long

@@ -1,41 +1,5 @@
 import Glibc
 
-/// The type of a JSON value, for messages.
-enum JSONKind {
-    case null, bool, number, string, array, object
-
-    var typeName: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-}
-
-/// Where one JSON value lies in the input, found without building it: a
-/// reader decodes only the values it wants, straight from the bytes.
-struct JSONToken {
-    var kind: JSONKind
-    /// The value's bytes; for a string, those between the quotes.
-    var start: Int
-    var end: Int
-    /// A string holding backslash escapes, which `JSONParser.string(_:)` decodes.
-    var isEscaped = false
-}
-
-/// A syntax error at a byte offset of the input.
-struct JSONSyntaxError: Error {
-    var offset: Int
-    var message: String
-    /// The parser had reached the end of the bytes it was given: with more
-    /// input, the same text might be valid.
-    var inputEnded: Bool
-}
-
 /// A strict RFC 8259 parser over UTF-8 bytes that finds values without
 /// making them (`JSONToken`), with a nesting limit so hostile input cannot
 /// exhaust the stack. Every string is checked (escapes, UTF-8) as it is

@@ -1,19 +1,6 @@
 import FoundationEssentials
 import Glibc
 
-/// The keys of the export record, in the order `FetchJSON` writes them.
-enum RecordKey: Int, CaseIterable {
-    case id, session, source, outcome, cancelReason, value, error, startedAt, endedAt, durationMs, status, bytes
-    case tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError
-
-    var name: StaticString { Self.names[rawValue] }
-
-    private static let names: [StaticString] = [
-        "id", "session", "source", "outcome", "cancelReason", "value", "error", "startedAt", "endedAt", "durationMs",
-        "status", "bytes", "tappedAt", "timeoutMs", "endedBy", "endedByAt", "answerValue", "answerError",
-    ]
-}
-
 /// A record's values, found in the input and left there: one slot per
 /// known key (no dictionary, no value tree), decoded into the fetch's
 /// fields only once the record has been read whole. Unknown keys are read
