@@ -1,6 +1,6 @@
 /// Where the bytes of an import come from.
 protocol ByteSource: AnyObject {
-    /// Fills the start of `buffer`; returns how many bytes it wrote, 0 at
-    /// the end of the input.
-    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int
+    /// Appends at most `count` bytes of the input to `buffer` and returns
+    /// how many it appended: 0 only at the end of the input.
+    func read(upTo count: Int, into buffer: inout [UInt8]) throws -> Int
 }

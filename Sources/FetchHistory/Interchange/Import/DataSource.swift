@@ -9,10 +9,10 @@ final class DataSource: ByteSource {
         self.data = data
     }
 
-    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        let count = min(buffer.count, data.count - offset)
+    func read(upTo count: Int, into buffer: inout [UInt8]) -> Int {
+        let count = min(count, data.count - offset)
         let start = data.startIndex + offset
-        data.copyBytes(to: buffer, from: start..<start + count)
+        buffer.append(contentsOf: data[start..<start + count])
         offset += count
         return count
     }

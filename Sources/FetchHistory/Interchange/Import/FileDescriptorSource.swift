@@ -3,15 +3,25 @@ import Glibc
 /// A file, standard input or a pipe, read with `read(2)`.
 final class FileDescriptorSource: ByteSource {
     private let descriptor: Int32
+    /// What `read(2)` fills, kept from one read to the next.
+    private var chunk: [UInt8] = []
 
     init(_ descriptor: Int32) {
         self.descriptor = descriptor
     }
 
-    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(InputReadError) -> Int {
+    func read(upTo count: Int, into buffer: inout [UInt8]) throws(InputReadError) -> Int {
+        if chunk.count < count { chunk = [UInt8](repeating: 0, count: count) }
         while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
+            // The C boundary: read(2) is handed the chunk's storage and told
+            // its size, never more.
+            let read = chunk.withUnsafeMutableBytes { chunk in
+                Glibc.read(descriptor, chunk.baseAddress, min(count, chunk.count))
+            }
+            if read >= 0 {
+                buffer.append(contentsOf: chunk[..<read])
+                return read
+            }
             if errno != EINTR { throw InputReadError(code: errno) }
         }
     }

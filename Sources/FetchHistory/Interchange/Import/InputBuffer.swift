@@ -1,10 +1,8 @@
-import Glibc
-
 /// The input of an import, read a chunk at a time into one buffer that
 /// keeps only what has not been parsed yet: memory stays flat however long
 /// the input is. The buffer grows only when a single record is longer than
 /// it, up to `maximumSize`.
-struct InputBuffer: ~Copyable {
+struct InputBuffer {
     /// No export record comes near this; the limit stops input without
     /// record boundaries (or hostile input) from filling memory.
     static let maximumSize = 16 << 20
@@ -13,8 +11,12 @@ struct InputBuffer: ~Copyable {
     struct Overflow: Error {}
 
     private let source: any ByteSource
-    private var storage: UnsafeMutableBufferPointer<UInt8>
-    private var count = 0
+    /// The bytes read and not dropped. Offsets into it are valid until the
+    /// next `refill`.
+    private(set) var bytes: [UInt8] = []
+    /// How many bytes `bytes` may hold: the chunk size, doubled for each
+    /// record that did not fit, up to `maximumSize`.
+    private var size: Int
     /// The source said it has nothing more.
     private(set) var sourceEnded = false
     /// What was dropped from the front, so positions count from the start
@@ -25,17 +27,8 @@ struct InputBuffer: ~Copyable {
 
     init(source: any ByteSource, chunkSize: Int) {
         self.source = source
-        storage = .allocate(capacity: max(chunkSize, 1))
-    }
-
-    deinit {
-        storage.deallocate()
-    }
-
-    /// The bytes read and not dropped. Offsets into it are valid until the
-    /// next `refill`.
-    var bytes: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: storage.baseAddress, count: count)
+        size = max(chunkSize, 1)
+        bytes.reserveCapacity(size)
     }
 
     /// Drops the bytes before `offset`, moves the rest to the front (offset
@@ -46,27 +39,23 @@ struct InputBuffer: ~Copyable {
     /// Returns false when nothing more could be read.
     mutating func refill(keepingFrom offset: Int) throws -> Bool {
         drop(offset)
-        if count == storage.count {
-            guard storage.count < Self.maximumSize else { throw Overflow() }
-            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: min(storage.count * 2, Self.maximumSize))
-            _ = larger.initialize(fromContentsOf: storage)
-            storage.deallocate()
-            storage = larger
+        if bytes.count == size {
+            guard size < Self.maximumSize else { throw Overflow() }
+            size = min(size * 2, Self.maximumSize)
+            bytes.reserveCapacity(size)
         }
-        let before = count
-        while !sourceEnded, count < storage.count {
-            let read = try source.read(into: UnsafeMutableBufferPointer(rebasing: storage[count...]))
-            if read == 0 { sourceEnded = true }
-            count += read
+        let before = bytes.count
+        while !sourceEnded, bytes.count < size {
+            if try source.read(upTo: size - bytes.count, into: &bytes) == 0 { sourceEnded = true }
         }
-        return count > before
+        return bytes.count > before
     }
 
     /// The 1-based line and column (in bytes) of `offset`.
     func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
         var line = droppedLines + 1
         var start = lineStart
-        for index in 0..<min(offset, count) where storage[index] == UInt8(ascii: "\n") {
+        for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
             line += 1
             start = droppedBytes + index + 1
         }
@@ -74,15 +63,14 @@ struct InputBuffer: ~Copyable {
     }
 
     private mutating func drop(_ offset: Int) {
-        guard offset > 0, let base = storage.baseAddress else { return }
-        var searched = 0
-        while let newline = memchr(base + searched, Int32(UInt8(ascii: "\n")), offset - searched) {
-            searched = newline.assumingMemoryBound(to: UInt8.self) - base + 1
-            droppedLines += 1
-            lineStart = droppedBytes + searched
+        guard offset > 0 else { return }
+        // Slices only for the length of a statement: one alive at the
+        // `removeSubrange` would make it copy the buffer.
+        if let lastNewline = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")) {
+            droppedLines += bytes[..<offset].count { $0 == UInt8(ascii: "\n") }
+            lineStart = droppedBytes + lastNewline + 1
         }
-        memmove(base, base + offset, count - offset)
-        count -= offset
+        bytes.removeSubrange(..<offset)
         droppedBytes += offset
     }
 }

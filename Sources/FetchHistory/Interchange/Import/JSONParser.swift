@@ -1,5 +1,3 @@
-import Glibc
-
 /// A strict RFC 8259 parser over UTF-8 bytes that finds values without
 /// making them (`JSONToken`), with a nesting limit so hostile input cannot
 /// exhaust the stack. Every string is checked (escapes, UTF-8) as it is
@@ -7,10 +5,10 @@ import Glibc
 struct JSONParser {
     static let maximumDepth = 64
 
-    let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: [UInt8]
     var index: Int
 
-    init(bytes: UnsafeBufferPointer<UInt8>, from index: Int = 0) {
+    init(bytes: [UInt8], from index: Int = 0) {
         self.bytes = bytes
         self.index = index
     }
@@ -97,16 +95,17 @@ struct JSONParser {
     }
 
     /// Passes the key `name` and its `:` when they come next written plainly
-    /// (`"name":`), as an export writes them: a byte comparison, no scan.
-    /// Moves nothing but white space otherwise.
-    mutating func key(_ name: StaticString) -> Bool {
+    /// (`"name":`), as an export writes them: a comparison of bytes, no
+    /// scan. Moves nothing but white space otherwise.
+    mutating func key(_ name: String) -> Bool {
         skipWhitespace()
-        let colon = index + name.utf8CodeUnitCount + 2
-        guard colon < bytes.count, let base = bytes.baseAddress, base[index] == UInt8(ascii: "\""),
-              base[colon - 1] == UInt8(ascii: "\""), base[colon] == UInt8(ascii: ":"),
-              memcmp(base + index + 1, name.utf8Start, name.utf8CodeUnitCount) == 0
+        let nameStart = index + 1
+        let nameEnd = nameStart + name.utf8.count
+        guard nameEnd + 1 < bytes.count, bytes[index] == UInt8(ascii: "\""),
+              bytes[nameEnd] == UInt8(ascii: "\""), bytes[nameEnd + 1] == UInt8(ascii: ":"),
+              bytes[nameStart..<nameEnd].elementsEqual(name.utf8)
         else { return false }
-        index = colon + 1
+        index = nameEnd + 2
         return true
     }
 
@@ -123,8 +122,8 @@ struct JSONParser {
     }
 
     /// The bytes of `token`: the text of a number, or of a string without escapes.
-    func text(of token: JSONToken) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+    func text(of token: JSONToken) -> ArraySlice<UInt8> {
+        bytes[token.start..<token.end]
     }
 
     /// The string `token` holds, its escapes decoded.
@@ -145,9 +144,9 @@ struct JSONParser {
         return String(decoding: decoded, as: UTF8.self)
     }
 
-    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
-        for offset in 0..<word.utf8CodeUnitCount {
-            guard current == word.utf8Start[offset] else { throw error("expected '\(word)'") }
+    private mutating func literal(_ word: String) throws(JSONSyntaxError) {
+        for byte in word.utf8 {
+            guard current == byte else { throw error("expected '\(word)'") }
             index += 1
         }
     }
@@ -209,7 +208,6 @@ struct JSONParser {
     private mutating func string() throws(JSONSyntaxError) -> JSONToken {
         let quote = index
         index += 1
-        skipPlainASCII()
         var isEscaped = false
         var allBits: UInt8 = 0
         while true {
@@ -234,30 +232,6 @@ struct JSONParser {
         }
         index += 1
         return token
-    }
-
-    /// Skips string bytes eight at a time up to the first that needs a look
-    /// (a quote, a backslash, a control character or non-ASCII): most of an
-    /// export is UUIDs and times. The byte loop in `string()` does the rest.
-    private mutating func skipPlainASCII() {
-        guard let base = bytes.baseAddress else { return }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        /// The high bit of each byte of `word` that is below `limit` (exact for
-        /// the lowest such byte; bytes above it may be marked too).
-        func below(_ limit: UInt8, _ word: UInt64) -> UInt64 { (word &- ones &* UInt64(limit)) & ~word & highBits }
-        while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let special = below(1, word ^ (ones &* UInt64(UInt8(ascii: "\""))))
-                | below(1, word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
-                | below(0x20, word)
-                | (word & highBits)
-            guard special == 0 else {
-                index += special.trailingZeroBitCount / 8
-                return
-            }
-            index += 8
-        }
     }
 
     /// The character of the escape after a backslash (the current byte on).
@@ -297,25 +271,16 @@ struct JSONParser {
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let byte = current, let digit = Self.hexValue(byte) else { throw error("expected four hex digits after \\u") }
-            value = value << 4 | digit
+            guard let digit = current?.hexDigitValue else { throw error("expected four hex digits after \\u") }
+            value = value << 4 | UInt32(digit)
             index += 1
         }
         return value
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
-    }
-
     /// Strict UTF-8 (RFC 3629): no overlong forms, surrogates or code points
     /// past U+10FFFF.
-    private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {

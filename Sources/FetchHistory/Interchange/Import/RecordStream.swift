@@ -3,14 +3,14 @@ import FoundationEssentials
 /// The reader's walk through the input: between records it only looks at
 /// white space and separators, reading more whenever it reaches the end of
 /// what it has.
-struct RecordStream: ~Copyable {
+struct RecordStream {
     var input: InputBuffer
     /// Offset in `input.bytes` of the first byte not yet read.
     var position = 0
     var fields = RecordFields()
     var recordNumber = 0
 
-    init(input: consuming InputBuffer) {
+    init(input: InputBuffer) {
         self.input = input
     }
 
@@ -60,10 +60,12 @@ struct RecordStream: ~Copyable {
     /// it (left unread); nil at the end of the input.
     mutating func nextByte(skippingNewlines newlines: Bool) throws -> UInt8? {
         while true {
-            var parser = JSONParser(bytes: input.bytes, from: position)
-            parser.skipWhitespace(newlines: newlines)
-            position = parser.index
-            if let byte = parser.current { return byte }
+            do {
+                var parser = JSONParser(bytes: input.bytes, from: position)
+                parser.skipWhitespace(newlines: newlines)
+                position = parser.index
+                if let byte = parser.current { return byte }
+            }
             if input.sourceEnded { return nil }
             _ = try input.refill(keepingFrom: position)
             position = 0
@@ -77,8 +79,10 @@ struct RecordStream: ~Copyable {
         recordNumber += 1
         var start = position
         while true {
-            var parser = JSONParser(bytes: input.bytes, from: start)
             do {
+                // The parser lives in this block only: it holds the input's
+                // bytes, which a refill below must own alone not to copy them.
+                var parser = JSONParser(bytes: input.bytes, from: start)
                 try fields.read(&parser)
                 position = parser.index
                 break
@@ -95,7 +99,7 @@ struct RecordStream: ~Copyable {
         }
         let fetch: Fetch
         do {
-            fetch = try fields.fetch()
+            fetch = try fields.fetch(in: input.bytes)
         } catch {
             throw importError(at: start, error.message, record: recordNumber)
         }
