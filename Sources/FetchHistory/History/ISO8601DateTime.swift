@@ -22,67 +22,92 @@ struct ISO8601DateTime: Hashable {
 
     /// Parses `text`; nil unless all of it is one of the accepted forms.
     init?<Bytes: RandomAccessCollection<UInt8>>(utf8 text: Bytes) where Bytes.Index == Int {
-        var index = text.startIndex
+        var scanner = Scanner(text: text, index: text.startIndex)
+        guard let year = scanner.number(digits: 4), scanner.skip("-"),
+              let month = scanner.number(digits: 2), (1...12).contains(month), scanner.skip("-"),
+              let day = scanner.number(digits: 2), (1...Self.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        var milliseconds = Timestamp.daysSince1970(year: year, month: month, day: day) * 86_400_000
+        var zoneOffset: Int64?
+        if scanner.skip("T") || scanner.skip(" ") {
+            guard let hour = scanner.number(digits: 2), hour < 24, scanner.skip(":"),
+                  let minute = scanner.number(digits: 2), minute < 60
+            else { return nil }
+            var second: Int64 = 0
+            if scanner.skip(":") {
+                guard let value = scanner.number(digits: 2), value < 60 else { return nil }
+                second = value
+            }
+            var millisecond: Int64 = 0
+            if scanner.skip(".") {
+                guard let value = scanner.fractionMilliseconds() else { return nil }
+                millisecond = value
+            }
+            milliseconds += ((hour * 60 + minute) * 60 + second) * 1000 + millisecond
+            if scanner.skip("Z") || scanner.skip("z") {
+                zoneOffset = 0
+            } else if let sign = scanner.sign() {
+                guard let hours = scanner.number(digits: 2), hours < 24 else { return nil }
+                _ = scanner.skip(":")
+                guard let minutes = scanner.number(digits: 2), minutes < 60 else { return nil }
+                zoneOffset = sign * (hours * 60 + minutes) * 60_000
+            }
+        }
+        guard scanner.isAtEnd else { return nil }
+        millisecondsAsIfUTC = milliseconds
+        zoneOffsetMilliseconds = zoneOffset
+    }
+
+    /// A position in the text and the steps of the grammar from it.
+    private struct Scanner<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int {
+        let text: Bytes
+        var index: Int
+
+        var isAtEnd: Bool { index == text.endIndex }
+
         /// Passes `count` digits and returns their value.
-        func number(digits count: Int) -> Int64? {
+        @inline(__always)
+        mutating func number(digits count: Int) -> Int64? {
             guard text.endIndex - index >= count else { return nil }
             var value: Int64 = 0
-            for _ in 0..<count {
-                let digit = text[index] &- UInt8(ascii: "0")
+            for offset in 0..<count {
+                let digit = text[index + offset] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
                 value = value * 10 + Int64(digit)
-                index += 1
             }
+            index += count
             return value
         }
+
         /// Passes `character` if it comes next.
-        func skip(_ character: Unicode.Scalar) -> Bool {
+        @inline(__always)
+        mutating func skip(_ character: Unicode.Scalar) -> Bool {
             guard index < text.endIndex, text[index] == UInt8(ascii: character) else { return false }
             index += 1
             return true
         }
 
-        guard let year = number(digits: 4), skip("-"),
-              let month = number(digits: 2), (1...12).contains(month), skip("-"),
-              let day = number(digits: 2), (1...Self.daysIn(month: month, year: year)).contains(day)
-        else { return nil }
-        var milliseconds = Timestamp.daysSince1970(year: year, month: month, day: day) * 86_400_000
-        var zoneOffset: Int64?
-        if skip("T") || skip(" ") {
-            guard let hour = number(digits: 2), hour < 24, skip(":"),
-                  let minute = number(digits: 2), minute < 60
-            else { return nil }
-            var second: Int64 = 0
-            if skip(":") {
-                guard let value = number(digits: 2), value < 60 else { return nil }
-                second = value
-            }
-            var millisecond: Int64 = 0
-            if skip(".") {
-                // One to nine digits; the first three are the milliseconds.
-                var count = 0
-                while count < 9, index < text.endIndex, text[index] &- UInt8(ascii: "0") < 10 {
-                    if count < 3 { millisecond = millisecond * 10 + Int64(text[index] - UInt8(ascii: "0")) }
-                    count += 1
-                    index += 1
-                }
-                guard count > 0 else { return nil }
-                for _ in count..<max(count, 3) { millisecond *= 10 }
-            }
-            milliseconds += ((hour * 60 + minute) * 60 + second) * 1000 + millisecond
-            if skip("Z") || skip("z") {
-                zoneOffset = 0
-            } else if skip("+") || skip("-") {
-                let sign: Int64 = text[index - 1] == UInt8(ascii: "-") ? -1 : 1
-                guard let hours = number(digits: 2), hours < 24 else { return nil }
-                _ = skip(":")
-                guard let minutes = number(digits: 2), minutes < 60 else { return nil }
-                zoneOffset = sign * (hours * 60 + minutes) * 60_000
-            }
+        /// Passes `+` (1) or `-` (-1).
+        mutating func sign() -> Int64? {
+            if skip("+") { return 1 }
+            if skip("-") { return -1 }
+            return nil
         }
-        guard index == text.endIndex else { return nil }
-        millisecondsAsIfUTC = milliseconds
-        zoneOffsetMilliseconds = zoneOffset
+
+        /// Passes one to nine digits of a fraction of a second; the first
+        /// three are the milliseconds.
+        mutating func fractionMilliseconds() -> Int64? {
+            var milliseconds: Int64 = 0
+            var count = 0
+            while count < 9, index < text.endIndex, text[index] &- UInt8(ascii: "0") < 10 {
+                if count < 3 { milliseconds = milliseconds * 10 + Int64(text[index] - UInt8(ascii: "0")) }
+                count += 1
+                index += 1
+            }
+            guard count > 0 else { return nil }
+            for _ in count..<max(count, 3) { milliseconds *= 10 }
+            return milliseconds
+        }
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

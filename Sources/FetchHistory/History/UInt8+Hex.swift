@@ -3,6 +3,7 @@
 
 extension UInt8 {
     /// The lower-case ASCII hex digit of `nibble` (0…15): `0`…`9`, `a`…`f`.
+    @inline(__always)
     init(hexDigitOf nibble: UInt8) {
         precondition(nibble < 16, "a nibble is 0…15")
         self = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
@@ -10,6 +11,7 @@ extension UInt8 {
 
     /// The value of this byte as an ASCII hex digit, either case; nil when
     /// it is not one.
+    @inline(__always)
     var hexDigitValue: UInt8? {
         switch self {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")

@@ -28,4 +28,9 @@ enum RecordKey: Int, CaseIterable {
         case .answerError: "answerError"
         }
     }
+
+    /// The key as written, in UTF-8: what a reader compares with the input.
+    var utf8: [UInt8] { Self.utf8Names[rawValue] }
+
+    private static let utf8Names = allCases.map { Array($0.name.utf8) }
 }

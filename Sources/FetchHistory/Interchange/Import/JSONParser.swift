@@ -53,9 +53,9 @@ struct JSONParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number(); kind = .number
         case UInt8(ascii: "{"): try object(depth: depth); kind = .object
         case UInt8(ascii: "["): try elements(depth: depth); kind = .array
-        case UInt8(ascii: "t"): try literal("true"); kind = .bool
-        case UInt8(ascii: "f"): try literal("false"); kind = .bool
-        case UInt8(ascii: "n"): try literal("null"); kind = .null
+        case UInt8(ascii: "t"): try literal(Self.trueBytes); kind = .bool
+        case UInt8(ascii: "f"): try literal(Self.falseBytes); kind = .bool
+        case UInt8(ascii: "n"): try literal(Self.nullBytes); kind = .null
         default: throw error("unexpected character \(Self.describe(byte))")
         }
         return JSONToken(kind: kind, start: start, end: index)
@@ -97,15 +97,22 @@ struct JSONParser {
     /// Passes the key `name` and its `:` when they come next written plainly
     /// (`"name":`), as an export writes them: a comparison of bytes, no
     /// scan. Moves nothing but white space otherwise.
-    mutating func key(_ name: String) -> Bool {
+    mutating func key(_ name: [UInt8]) -> Bool {
         skipWhitespace()
         let nameStart = index + 1
-        let nameEnd = nameStart + name.utf8.count
+        let nameEnd = nameStart + name.count
         guard nameEnd + 1 < bytes.count, bytes[index] == UInt8(ascii: "\""),
               bytes[nameEnd] == UInt8(ascii: "\""), bytes[nameEnd + 1] == UInt8(ascii: ":"),
-              bytes[nameStart..<nameEnd].elementsEqual(name.utf8)
+              Self.bytes(bytes, at: nameStart, are: name)
         else { return false }
         index = nameEnd + 2
+        return true
+    }
+
+    /// `bytes` at `offset` begin with `expected`.
+    static func bytes(_ bytes: [UInt8], at offset: Int, are expected: [UInt8]) -> Bool {
+        guard offset >= 0, offset <= bytes.count - expected.count else { return false }
+        for index in expected.indices where bytes[offset &+ index] != expected[index] { return false }
         return true
     }
 
@@ -144,11 +151,20 @@ struct JSONParser {
         return String(decoding: decoded, as: UTF8.self)
     }
 
-    private mutating func literal(_ word: String) throws(JSONSyntaxError) {
-        for byte in word.utf8 {
-            guard current == byte else { throw error("expected '\(word)'") }
-            index += 1
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+    private static let nullBytes = Array("null".utf8)
+
+    private mutating func literal(_ word: [UInt8]) throws(JSONSyntaxError) {
+        guard Self.bytes(bytes, at: index, are: word) else {
+            // Where it stops matching, which may be the end of the input.
+            for byte in word {
+                guard current == byte else { throw error("expected '\(String(decoding: word, as: UTF8.self))'") }
+                index += 1
+            }
+            preconditionFailure("a literal that matches did not")
         }
+        index += word.count
     }
 
     /// An object inside a value, checked whole. Its keys are only compared
@@ -209,10 +225,10 @@ struct JSONParser {
         let quote = index
         index += 1
         var isEscaped = false
-        var allBits: UInt8 = 0
+        var highBits: UInt64 = 0
         while true {
-            guard index < bytes.count else { throw error("a string starting here is never closed", at: quote) }
-            let byte = bytes[index]
+            passPlainBytes(oringHighBitsInto: &highBits)
+            guard let byte = current else { throw error("a string starting here is never closed", at: quote) }
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
                 isEscaped = true
@@ -220,18 +236,46 @@ struct JSONParser {
                 _ = try escape()
                 continue
             }
-            if byte < 0x20 { throw error("control character \(Self.describe(byte)) inside a string; escape it") }
-            allBits |= byte
-            index += 1
+            throw error("control character \(Self.describe(byte)) inside a string; escape it")
         }
         let token = JSONToken(kind: .string, start: quote + 1, end: index, isEscaped: isEscaped)
         // Escapes are ASCII and never inside a multi-byte sequence: the raw
         // bytes are valid UTF-8 exactly when the decoded string is.
-        if allBits >= 0x80, !Self.isValidUTF8(text(of: token)) {
+        if highBits & 0x8080_8080_8080_8080 != 0, !Self.isValidUTF8(text(of: token)) {
             throw error("the string starting here is not valid UTF-8", at: quote)
         }
         index += 1
         return token
+    }
+
+    /// Passes string bytes up to the next quote, backslash or control
+    /// character (or the end), eight at a time while it can (most of an
+    /// export is ids and times), noting their high bits: any set is
+    /// non-ASCII. Works on locals: through `self` (inout) the array would be
+    /// loaded again for every byte.
+    private mutating func passPlainBytes(oringHighBitsInto highBits: inout UInt64) {
+        let bytes = bytes
+        var position = index
+        while position + 8 <= bytes.count {
+            let word = bytes.word(at: position)
+            let stops = ByteWord.bytes(equalTo: UInt8(ascii: "\""), in: word)
+                | ByteWord.bytes(equalTo: UInt8(ascii: "\\"), in: word) | ByteWord.bytes(below: 0x20, in: word)
+            if stops != 0 {
+                let plain = ByteWord.firstMarked(stops)
+                if plain > 0 { highBits |= word & (UInt64.max >> (64 - 8 * plain)) }
+                position += plain
+                break
+            }
+            highBits |= word
+            position += 8
+        }
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            highBits |= UInt64(byte)
+            position += 1
+        }
+        index = position
     }
 
     /// The character of the escape after a backslash (the current byte on).

@@ -33,8 +33,8 @@ struct RecordFields {
             // Exports write the keys in order: try the one after the last first.
             let keyOffset: Int
             let slot: RecordKey
-            if let expected = RecordKey(rawValue: next), parser.key(expected.name) {
-                keyOffset = parser.index - expected.name.utf8.count - 3
+            if let expected = RecordKey(rawValue: next), parser.key(expected.utf8) {
+                keyOffset = parser.index - expected.utf8.count - 3
                 slot = expected
             } else {
                 let key = try parser.key()
@@ -64,7 +64,7 @@ struct RecordFields {
             return RecordKey.allCases.first { $0.name == name }
         }
         let text = parser.text(of: key)
-        return RecordKey.allCases.first { text.elementsEqual($0.name.utf8) }
+        return RecordKey.allCases.first { $0.utf8.count == text.count && JSONParser.bytes(parser.bytes, at: key.start, are: $0.utf8) }
     }
 
     struct RecordError: Error {
