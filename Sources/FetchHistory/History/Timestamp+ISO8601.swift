@@ -17,32 +17,32 @@ extension Timestamp {
     func appendISO8601(to text: inout [UInt8]) {
         let (days, millisecondOfDay) = millisecondsSince1970.floorDivided(by: 86_400_000)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
-        func two(_ value: Int64) {
-            text.append(UInt8(ascii: "0") + UInt8(value / 10))
-            text.append(UInt8(ascii: "0") + UInt8(value % 10))
+        // 24 bytes, or 40 for the widest year an Int64 of milliseconds holds.
+        text.append(addingCapacity: 40) { out in
+            if (0...9999).contains(year) {
+                out.appendTwoDigits(year / 100)
+                out.appendTwoDigits(year % 100)
+            } else {
+                // Outside 0…9999 the year is written as it is.
+                if year < 0 { out.append(UInt8(ascii: "-")) }
+                out.appendDecimal(year.magnitude)
+            }
+            out.append(UInt8(ascii: "-"))
+            out.appendTwoDigits(month)
+            out.append(UInt8(ascii: "-"))
+            out.appendTwoDigits(day)
+            out.append(UInt8(ascii: "T"))
+            out.appendTwoDigits(millisecondOfDay / 3_600_000)
+            out.append(UInt8(ascii: ":"))
+            out.appendTwoDigits(millisecondOfDay / 60_000 % 60)
+            out.append(UInt8(ascii: ":"))
+            out.appendTwoDigits(millisecondOfDay / 1000 % 60)
+            out.append(UInt8(ascii: "."))
+            let millisecond = millisecondOfDay % 1000
+            out.append(UInt8(ascii: "0") + UInt8(millisecond / 100))
+            out.appendTwoDigits(millisecond % 100)
+            out.append(UInt8(ascii: "Z"))
         }
-        if (0...9999).contains(year) {
-            two(year / 100)
-            two(year % 100)
-        } else {
-            // Outside 0…9999 the year is written as it is.
-            text.append(contentsOf: String(year).utf8)
-        }
-        text.append(UInt8(ascii: "-"))
-        two(month)
-        text.append(UInt8(ascii: "-"))
-        two(day)
-        text.append(UInt8(ascii: "T"))
-        two(millisecondOfDay / 3_600_000)
-        text.append(UInt8(ascii: ":"))
-        two(millisecondOfDay / 60_000 % 60)
-        text.append(UInt8(ascii: ":"))
-        two(millisecondOfDay / 1000 % 60)
-        text.append(UInt8(ascii: "."))
-        let millisecond = millisecondOfDay % 1000
-        text.append(UInt8(ascii: "0") + UInt8(millisecond / 100))
-        two(millisecond % 100)
-        text.append(UInt8(ascii: "Z"))
     }
 
     /// Parses an ISO 8601 date or date-time (see `ISO8601DateTime`):

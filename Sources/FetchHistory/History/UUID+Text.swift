@@ -15,20 +15,19 @@ extension UUID {
 
     /// Appends the 36-character lower-case form to `text`.
     func appendLowercased(to text: inout [UInt8]) {
-        func hex(_ byte: UInt8) {
-            text.append(UInt8(hexDigitOf: byte >> 4))
-            text.append(UInt8(hexDigitOf: byte & 0x0F))
-        }
         let bytes = uuid
-        hex(bytes.0); hex(bytes.1); hex(bytes.2); hex(bytes.3)
-        text.append(UInt8(ascii: "-"))
-        hex(bytes.4); hex(bytes.5)
-        text.append(UInt8(ascii: "-"))
-        hex(bytes.6); hex(bytes.7)
-        text.append(UInt8(ascii: "-"))
-        hex(bytes.8); hex(bytes.9)
-        text.append(UInt8(ascii: "-"))
-        hex(bytes.10); hex(bytes.11); hex(bytes.12); hex(bytes.13); hex(bytes.14); hex(bytes.15)
+        text.append(addingCapacity: 36) { out in
+            out.appendHex(bytes.0); out.appendHex(bytes.1); out.appendHex(bytes.2); out.appendHex(bytes.3)
+            out.append(UInt8(ascii: "-"))
+            out.appendHex(bytes.4); out.appendHex(bytes.5)
+            out.append(UInt8(ascii: "-"))
+            out.appendHex(bytes.6); out.appendHex(bytes.7)
+            out.append(UInt8(ascii: "-"))
+            out.appendHex(bytes.8); out.appendHex(bytes.9)
+            out.append(UInt8(ascii: "-"))
+            out.appendHex(bytes.10); out.appendHex(bytes.11); out.appendHex(bytes.12)
+            out.appendHex(bytes.13); out.appendHex(bytes.14); out.appendHex(bytes.15)
+        }
     }
 
     /// Parses the 36-character form (either case) from UTF-8 bytes; nil for

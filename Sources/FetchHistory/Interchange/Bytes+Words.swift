@@ -1,8 +1,8 @@
 // Eight bytes at a time, safely: the loads are ordinary bounds-checked
 // subscripts (the compiler merges them into one), and the tests on a word
-// are the classic SWAR ones. The import passes most of its input this way:
-// strings (ids, times) and the newlines it counts when it drops what it has
-// read.
+// are the classic SWAR ones. The import passes most of its input this way
+// (strings, and the newlines it counts when it drops what it has read), and
+// the writer checks the strings it copies for what needs an escape.
 
 extension [UInt8] {
     /// The eight bytes at `offset`, the first in the lowest bits.

@@ -32,5 +32,9 @@ enum RecordKey: Int, CaseIterable {
     /// The key as written, in UTF-8: what a reader compares with the input.
     var utf8: [UInt8] { Self.utf8Names[rawValue] }
 
+    /// The key as the writer writes it.
+    var json: JSONWriter.Key { Self.jsonKeys[rawValue] }
+
     private static let utf8Names = allCases.map { Array($0.name.utf8) }
+    private static let jsonKeys = allCases.map { JSONWriter.Key($0.name) }
 }

@@ -35,7 +35,7 @@ extension JSONWriter {
         beginObject()
         // Every key, in RecordKey's order: the switch cannot leave one out.
         for key in RecordKey.allCases {
-            self.key(key.name)
+            self.key(key.json)
             switch key {
             case .id: uuid(fetch.id)
             case .session: uuid(fetch.sessionID)

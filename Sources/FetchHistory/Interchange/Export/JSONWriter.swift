@@ -90,6 +90,27 @@ package struct JSONWriter {
         needsComma = true
     }
 
+    /// A key written once, as JSON (quotes, escapes, colon), for keys a
+    /// writer writes over and over: an export writes 18 a record.
+    package struct Key: Sendable {
+        fileprivate let json: [UInt8]
+
+        package init(_ name: String) {
+            var writer = JSONWriter()
+            writer.appendQuoted(name)
+            writer.bytes.append(UInt8(ascii: ":"))
+            json = writer.bytes
+        }
+    }
+
+    /// A member's key, in an object: the member's value is written next.
+    package mutating func key(_ key: Key) {
+        assert(open.last == .object, "a key outside an object")
+        beginValue()
+        bytes.append(contentsOf: key.json)
+        needsComma = false
+    }
+
     /// A member's key, in an object: the member's value is written next.
     package mutating func key(_ name: String) {
         assert(open.last == .object, "a key outside an object")
@@ -121,19 +142,9 @@ package struct JSONWriter {
     package mutating func integer(_ value: Int64?) {
         guard let value else { return null() }
         beginValue()
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        // Digits lowest first, then turned around in place.
-        let first = bytes.count
-        var magnitude = value.magnitude
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        var (low, high) = (first, bytes.count - 1)
-        while low < high {
-            bytes.swapAt(low, high)
-            low += 1
-            high -= 1
+        bytes.append(addingCapacity: 20) { out in
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            out.appendDecimal(value.magnitude)
         }
         needsComma = true
     }
@@ -191,17 +202,38 @@ package struct JSONWriter {
         if open.last == .arrayOfLines { bytes.append(UInt8(ascii: "\n")) }
     }
 
-    /// `text` as a JSON string literal. Most strings need no escape and are
-    /// copied whole.
+    /// `text` as a JSON string literal. Most strings need no escape: they
+    /// are copied whole, then checked eight bytes at a time; from the first
+    /// byte that needs one, the rest is written again, escaped.
     private mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        let utf8 = text.utf8
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: utf8)
-        } else {
-            for byte in utf8 { appendEscaped(byte) }
+        let start = bytes.count
+        bytes.append(contentsOf: text.utf8)
+        if let first = firstByteToEscape(from: start) {
+            let rest = Array(bytes[first...])
+            bytes.removeSubrange(first...)
+            for byte in rest { appendEscaped(byte) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The offset of the first quote, backslash or control character in
+    /// `bytes` from `start` on.
+    private func firstByteToEscape(from start: Int) -> Int? {
+        var offset = start
+        while offset + 8 <= bytes.count {
+            let word = bytes.word(at: offset)
+            let marks = ByteWord.bytes(equalTo: UInt8(ascii: "\""), in: word)
+                | ByteWord.bytes(equalTo: UInt8(ascii: "\\"), in: word) | ByteWord.bytes(below: 0x20, in: word)
+            if marks != 0 { return offset + ByteWord.firstMarked(marks) }
+            offset += 8
+        }
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return offset }
+            offset += 1
+        }
+        return nil
     }
 
     /// One byte of a string's UTF-8: the two-character escapes where JSON
