@@ -37,6 +37,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        FreedMemory.keepForReuse()
         let input = try Self.openInput(file)
         defer { if input != STDIN_FILENO { close(input) } }
         let name = file == "-" ? "standard input" : file
