@@ -23,6 +23,7 @@ struct JSONWriterTests {
         #expect(Self.written("\u{00}\u{01}\u{08}\u{0C}\u{1B}\u{1F}") == #""\u0000\u0001\u0008\u000c\u001b\u001f""#)
         // And `/`, DEL, and non-ASCII text (a line separator, an emoji, combining marks) are written as they are
         #expect(Self.written("https://h/n?a=1") == #""https://h/n?a=1""#)
+        #expect(Self.written("\"/\n/ 12345678/") == #""\"/\n/ 12345678/""#)
         #expect(Self.written("\u{7F}") == "\"\u{7F}\"")
         #expect(Self.written("ünïcode ✓ 😀 \u{2028} e\u{301}") == "\"ünïcode ✓ 😀 \u{2028} e\u{301}\"")
         #expect(Self.written("") == #""""#)
