@@ -203,3 +203,14 @@ struct JSONWriterTests {
         #expect(String(decoding: buffer, as: UTF8.self) == "x" + FetchJSON.string(failed))
     }
 }
+
+extension JSONWriterTests {
+    @Test func aFragmentThatIsNotOneJSONValueStopsADebugBuild() async {
+        #if DEBUG
+        await #expect(processExitsWith: .failure) {
+            var json = JSONWriter()
+            json.fragment(#"{"id":1"#)
+        }
+        #endif
+    }
+}

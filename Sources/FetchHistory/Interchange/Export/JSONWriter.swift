@@ -4,8 +4,10 @@ import FoundationEssentials
 /// writer, for export records (`FetchJSON`) and for the JSON that `show`,
 /// `stats` and `replay` print.
 ///
-/// Every byte goes in through an ordinary array append, so nothing written
-/// can overrun anything, and a new field costs nothing but its line. Commas
+/// Every byte goes in through a checked append (the array's own, or for a
+/// run of digits an `OutputSpan` bounded by the capacity it reserved), so
+/// nothing written can overrun anything, and a new field costs nothing but
+/// its line. Commas
 /// between members and elements are written for you. Strings are escaped as
 /// RFC 8259 requires (quote, backslash, control characters) and no more:
 /// `/` and non-ASCII text are written as they are. The output is compact,
@@ -155,11 +157,11 @@ package struct JSONWriter {
     }
 
     package mutating func bool(_ value: Bool) {
-        fragment(value ? "true" : "false")
+        appendValue(value ? "true" : "false")
     }
 
     package mutating func null() {
-        fragment("null")
+        appendValue("null")
     }
 
     /// A value that is JSON text already, written as it is: a number
@@ -167,9 +169,7 @@ package struct JSONWriter {
     /// valid JSON value (checked in debug builds).
     package mutating func fragment(_ json: String) {
         assert(Self.isOneValue(json), "not one JSON value: \(json)")
-        beginValue()
-        bytes.append(contentsOf: json.utf8)
-        needsComma = true
+        appendValue(json)
     }
 
     // MARK: Values of the history
@@ -194,6 +194,12 @@ package struct JSONWriter {
     }
 
     // MARK: Bytes
+
+    private mutating func appendValue(_ json: String) {
+        beginValue()
+        bytes.append(contentsOf: json.utf8)
+        needsComma = true
+    }
 
     /// What comes before a key or a value: the comma after the previous
     /// one, and the line break of an element of an `arrayOfLines`.
