@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchHistory
 import FoundationEssentials
-import Glibc
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
