@@ -95,7 +95,7 @@ struct FetchCommand: AsyncParsableCommand {
                 guard let fetch = try? store.read({ db in try db.fetch(idPrefix: completed.id.lowercased) }) else { return }
                 switch format {
                 case .text: try? output.write(table.row(fetch) + "\n")
-                case .json: try? output.write { FetchJSON.append(fetch, to: &$0); $0.append(UInt8(ascii: "\n")) }
+                case .json: try? output.write { JSONWriter.append(to: &$0) { $0.record(fetch); $0.newline() } }
                 }
                 try? output.flush()
                 if showsProgress, printed < count { StandardError.write("[\(printed)/\(count)] waiting…") }

@@ -1,10 +1,12 @@
 import FetchHistory
 
-/// Writes a stream of fetches as a JSON array or JSON lines, one at a time.
+/// Writes a stream of fetches as export records (`FetchJSON`), one at a
+/// time, through one `JSONWriter`: a JSON array with a record a line
+/// (`json`), or JSON lines (`jsonl`).
 struct FetchWriter {
     let output: OutputStream
     let format: ExportFormat
-    private var count = 0
+    private var json = JSONWriter()
 
     init(output: OutputStream, format: ExportFormat) {
         self.output = output
@@ -12,24 +14,29 @@ struct FetchWriter {
     }
 
     mutating func begin() throws {
-        if format == .json { try output.write("[") }
+        if format == .json { try write { $0.beginArray(elementsOnOwnLines: true) } }
     }
 
     mutating func write(_ fetch: Fetch) throws {
-        let separator: [UInt8] = switch format {
-        case .json: count == 0 ? Array("\n".utf8) : Array(",\n".utf8)
-        case .jsonl: []
+        let format = format
+        try write { json in
+            json.record(fetch)
+            if format == .jsonl { json.newline() }
         }
-        try output.write { buffer in
-            buffer.append(contentsOf: separator)
-            FetchJSON.append(fetch, to: &buffer)
-            if format == .jsonl { buffer.append(UInt8(ascii: "\n")) }
-        }
-        count += 1
     }
 
     mutating func end() throws {
-        if format == .json { try output.write(count == 0 ? "]\n" : "\n]\n") }
+        if format == .json {
+            try write { json in
+                json.endArray()
+                json.newline()
+            }
+        }
         try output.flush()
+    }
+
+    /// Writes into the output's buffer, which the writer goes on from.
+    private mutating func write(_ body: (inout JSONWriter) -> Void) throws {
+        try output.write { buffer in json.write(into: &buffer, body) }
     }
 }

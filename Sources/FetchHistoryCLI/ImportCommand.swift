@@ -36,22 +36,8 @@ struct ImportCommand: ParsableCommand {
         return descriptor
     }
 
-    /// Raises glibc's trim threshold to 64 MiB. SQLite opens and frees a
-    /// temporary B-tree for every INSERT (for the schema's `CHECK (… IN (…))`
-    /// lists); at the default 128 KiB each free gave the top of the heap
-    /// back to the kernel and the next INSERT faulted it in again: ~800k
-    /// `brk` calls and twice the kernel time at 1M fetches. Keeping freed
-    /// memory adds nothing to peak RSS: it was in use already. `mallopt` is
-    /// not in Swift's Glibc module, so it is looked up.
-    static func keepFreedMemory() {
-        typealias SetMallocOption = @convention(c) (Int32, Int32) -> Int32
-        let trimThreshold: Int32 = -1  // M_TRIM_THRESHOLD in <malloc.h>
-        guard let mallopt = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return }
-        _ = unsafeBitCast(mallopt, to: SetMallocOption.self)(trimThreshold, 64 << 20)
-    }
-
     func run() throws {
-        Self.keepFreedMemory()
+        FreedMemory.keepForReuse()
         let input = try Self.openInput(file)
         defer { if input != STDIN_FILENO { close(input) } }
         let name = file == "-" ? "standard input" : file

@@ -35,9 +35,8 @@ final class OutputStream {
     func flush() throws {
         var offset = 0
         while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { raw in
-                Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-            }
+            // The C boundary: write(2) is handed what is left of the buffer.
+            let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { buffer.removeAll(); throw OutputClosed() }

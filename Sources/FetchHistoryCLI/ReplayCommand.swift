@@ -107,17 +107,36 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     static func json(_ report: ReplayReport) -> String {
-        var lines = report.steps.map { step in
-            "{\"offsetMs\":\(step.offset.wholeMilliseconds),\"event\":\(FetchJSON.literal(step.event)),"
-                + "\"isProcessing\":\(step.isProcessing),\"valueLabel\":\(FetchJSON.literal(step.valueLabel)),"
-                + "\"error\":\(step.error.map(FetchJSON.literal) ?? "null")}"
+        var json = JSONWriter()
+        for step in report.steps {
+            json.beginObject()
+            json.key("offsetMs")
+            json.integer(step.offset.wholeMilliseconds)
+            json.key("event")
+            json.string(step.event)
+            json.key("isProcessing")
+            json.bool(step.isProcessing)
+            json.key("valueLabel")
+            json.string(step.valueLabel)
+            json.key("error")
+            json.string(step.error)
+            json.endObject()
+            json.newline()
         }
-        let differences = report.differences.map(FetchJSON.literal).joined(separator: ",")
-        lines.append(
-            "{\"matches\":\(report.matches),\"fetches\":\(report.fetchCount),"
-                + "\"stoppedAt\":\(report.stoppedAt.map(FetchJSON.literal) ?? "null"),\"differences\":[\(differences)]}"
-        )
-        return lines.joined(separator: "\n") + "\n"
+        json.beginObject()
+        json.key("matches")
+        json.bool(report.matches)
+        json.key("fetches")
+        json.integer(report.fetchCount)
+        json.key("stoppedAt")
+        json.string(report.stoppedAt)
+        json.key("differences")
+        json.beginArray()
+        for difference in report.differences { json.string(difference) }
+        json.endArray()
+        json.endObject()
+        json.newline()
+        return json.text
     }
 }
 

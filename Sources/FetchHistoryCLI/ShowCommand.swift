@@ -63,25 +63,29 @@ struct ShowCommand: ParsableCommand {
     }
 
     static func json(_ fetch: Fetch, _ session: Session?) -> String {
-        var buffer = Array(#"{"fetch":"#.utf8)
-        FetchJSON.append(fetch, to: &buffer)
-        buffer.append(contentsOf: #","session":"#.utf8)
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("fetch")
+        json.record(fetch)
+        json.key("session")
         if let session {
-            buffer.append(contentsOf: #"{"id":""#.utf8)
-            buffer.append(contentsOf: session.id.lowercased.utf8)
-            buffer.append(contentsOf: #"","startedAt":""#.utf8)
-            buffer.append(contentsOf: session.startedAt.iso8601.utf8)
-            buffer.append(contentsOf: #"","source":"#.utf8)
-            buffer.append(contentsOf: FetchJSON.literal(session.source).utf8)
-            buffer.append(contentsOf: #","host":"#.utf8)
-            buffer.append(contentsOf: FetchJSON.literal(session.process.host).utf8)
-            buffer.append(contentsOf: #","processId":"#.utf8)
-            buffer.append(contentsOf: String(session.process.processID).utf8)
-            buffer.append(UInt8(ascii: "}"))
+            json.beginObject()
+            json.key("id")
+            json.uuid(session.id)
+            json.key("startedAt")
+            json.timestamp(session.startedAt)
+            json.key("source")
+            json.string(session.source)
+            json.key("host")
+            json.string(session.process.host)
+            json.key("processId")
+            json.integer(Int64(session.process.processID))
+            json.endObject()
         } else {
-            buffer.append(contentsOf: "null".utf8)
+            json.null()
         }
-        buffer.append(contentsOf: "}\n".utf8)
-        return String(decoding: buffer, as: UTF8.self)
+        json.endObject()
+        json.newline()
+        return json.text
     }
 }

@@ -50,12 +50,33 @@ struct StatsCommand: ParsableCommand {
     }
 
     static func json(_ statistics: HistoryStatistics) -> String {
-        let counts = statuses.map { "\"\($0.rawValue)\":\(statistics.counts[$0, default: 0])" }.joined(separator: ",")
-        let rate = statistics.successRate.map { Self.decimal($0, places: 6) } ?? "null"
-        let latency = statistics.latency.map {
-            "{\"p50\":\($0.p50),\"p90\":\($0.p90),\"p99\":\($0.p99),\"max\":\($0.max)}"
-        } ?? "null"
-        return "{\"total\":\(statistics.total),\"counts\":{\(counts)},\"successRate\":\(rate),\"latencyMs\":\(latency)}\n"
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("total")
+        json.integer(statistics.total)
+        json.key("counts")
+        json.beginObject()
+        for status in statuses {
+            json.key(status.rawValue)
+            json.integer(statistics.counts[status, default: 0])
+        }
+        json.endObject()
+        json.key("successRate")
+        if let rate = statistics.successRate { json.fragment(Self.decimal(rate, places: 6)) } else { json.null() }
+        json.key("latencyMs")
+        if let latency = statistics.latency {
+            json.beginObject()
+            for (name, milliseconds) in [("p50", latency.p50), ("p90", latency.p90), ("p99", latency.p99), ("max", latency.max)] {
+                json.key(name)
+                json.integer(milliseconds)
+            }
+            json.endObject()
+        } else {
+            json.null()
+        }
+        json.endObject()
+        json.newline()
+        return json.text
     }
 
     /// `value` rounded to `places` decimals, as `printf("%.*f")` writes it.

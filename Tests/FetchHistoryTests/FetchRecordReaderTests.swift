@@ -64,9 +64,9 @@ struct FetchRecordReaderTests {
             self.data = DataSource(data)
         }
 
-        func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
-            largestRead = max(largestRead, buffer.count)
-            return data.read(into: buffer)
+        func read(upTo count: Int, into buffer: inout [UInt8]) throws -> Int {
+            largestRead = max(largestRead, count)
+            return data.read(upTo: count, into: &buffer)
         }
     }
 
@@ -173,42 +173,13 @@ struct FetchRecordReaderTests {
         #expect(error == ImportError(line: 2, column: 3, record: nil, message: "the record starting here is longer than 16 MiB"))
     }
 
-    @Test func exportedTimesReadAtFixedPlacesAgreeWithTheGeneralParser() throws {
-        // Given every day of 1999…2001 and 2023…2025 (leap and common years), at a time with milliseconds
-        let days = Array(10_592..<11_688) + Array(19_358..<20_454)
-        for day in days {
-            let time = Timestamp(millisecondsSince1970: Int64(day) * 86_400_000 + 49_530_123)
-            var text = time.iso8601
-
-            // When read back through the fixed-place path
-            let read = text.withUTF8 { Timestamp(exportedISO8601: $0) }
-
-            // Then it is the same time
-            #expect(read == time, "\(text)")
-        }
-        // And dates that do not exist, or are not in the exported form, are left to the general parser, which refuses them
-        for text in [
-            "2025-02-29T00:00:00.000Z", "2024-02-30T00:00:00.000Z", "2025-04-31T00:00:00.000Z", "2025-13-01T00:00:00.000Z",
-            "2025-00-10T00:00:00.000Z", "2025-01-00T00:00:00.000Z", "2025-01-01T24:00:00.000Z", "2025-01-01T00:60:00.000Z",
-            "2025-01-01T00:00:60.000Z", "2025-01-01T00:00:00.0a0Z", "2025-01-01 00:00:00.000Z", "2025-01-01T00:00:00.000z",
-        ] {
-            var text = text
-            #expect(text.withUTF8 { Timestamp(exportedISO8601: $0) } == nil, "\(text)")
-        }
-        var leapDay = "2024-02-29T23:59:59.999Z"
-        #expect(leapDay.withUTF8 { Timestamp(exportedISO8601: $0) } == Timestamp(iso8601: leapDay))
-    }
-
     @Test func theReaderKnowsTheKeysTheExportWritesInTheirOrder() throws {
         // Given the keys of a written record, in order
         var written: [String] = []
-        var text = FetchJSON.string(Self.fetches[1])
-        try text.withUTF8 { bytes in
-            var parser = JSONParser(bytes: bytes)
-            try parser.members { key, parser throws(JSONSyntaxError) in
-                written.append(try parser.string(key))
-                _ = try parser.value()
-            }
+        var parser = JSONParser(bytes: Array(FetchJSON.string(Self.fetches[1]).utf8))
+        try parser.members { key, parser throws(JSONSyntaxError) in
+            written.append(try parser.string(key))
+            _ = try parser.value()
         }
 
         // Then the reader's keys are those, in that order, named as in messages

@@ -30,4 +30,72 @@ import Testing
             #expect(ours == expected.replacingOccurrences(of: "Z", with: ".000Z"))
         }
     }
+
+    @Test func everyDayReadsBackThroughTheParserAsTheSameTime() {
+        // Given every day of 1999…2001 and 2023…2025 (leap and common years, 2000 a leap century),
+        // at a time with milliseconds, and the first and last moments the export writes with four digits
+        var times = (Array(10_592..<11_688) + Array(19_358..<20_454)).map {
+            Timestamp(millisecondsSince1970: Int64($0) * 86_400_000 + 49_530_123)
+        }
+        times += [
+            Timestamp(millisecondsSince1970: -62_167_219_200_000), Timestamp(millisecondsSince1970: 253_402_300_799_999),
+            Timestamp(millisecondsSince1970: -1), Timestamp(millisecondsSince1970: 0),
+        ]
+        for time in times {
+            // When written and read back
+            let read = Timestamp(iso8601: time.iso8601)
+
+            // Then it is the same time
+            #expect(read == time, "\(time.iso8601)")
+        }
+        #expect(Timestamp(millisecondsSince1970: -62_167_219_200_000).iso8601 == "0000-01-01T00:00:00.000Z")
+        #expect(Timestamp(millisecondsSince1970: 253_402_300_799_999).iso8601 == "9999-12-31T23:59:59.999Z")
+    }
+
+    @Test(arguments: [
+        "2025-02-29T00:00:00.000Z", "2100-02-29", "1900-02-29T00:00Z", "2024-02-30T00:00:00.000Z",
+        "2025-04-31T00:00:00.000Z", "2025-06-31", "2025-09-31", "2025-11-31", "2025-13-01T00:00:00.000Z",
+        "2025-00-10T00:00:00.000Z", "2025-01-00T00:00:00.000Z", "2025-01-32", "2025-01-01T24:00:00.000Z",
+        "2025-01-01T00:60:00.000Z", "2025-01-01T00:00:60.000Z", "2025-01-01T00:00:00.0a0Z", "2025-01-01T00:00:00.Z",
+        "2025-01-01T00:00:00.1234567890Z", "2025-01-01T00:00:00.000ZZ", "2025-01-01T00:00:00.000+2400",
+        "2025-01-01T00:00:00.000+01:60", "2025-01-01T00:00:00.000+1", "2025-01-01T00", "2025-01-01T", "25-01-01",
+        "+2025-01-01", "2025-1-01", "2025/01/01", " 2025-01-01", "2025-01-01 ", "", "２０２５-01-01",
+    ])
+    func refusesDatesThatDoNotExistAndTextThatIsNotISO8601(_ text: String) {
+        #expect(Timestamp(iso8601: text, timeZone: TimeZone(secondsFromGMT: 0)) == nil)
+        #expect(ISO8601DateTime(utf8: Array(text.utf8)) == nil)
+    }
+
+    @Test func readsLeapDaysFractionsAndZones() {
+        let utc = TimeZone(secondsFromGMT: 0)!
+        func at(_ text: String) -> Int64? { Timestamp(iso8601: text, timeZone: utc)?.millisecondsSince1970 }
+
+        // Leap days: every fourth year, not centuries, but every fourth century
+        #expect(at("2024-02-29T23:59:59.999Z") == 1_709_251_199_999)
+        #expect(at("2000-02-29") == 951_782_400_000)
+        // Fractions of one to nine digits, truncated to the millisecond
+        #expect(at("2026-11-22T10:00:00.5Z") == 1_795_341_600_500)
+        #expect(at("2026-11-22T10:00:00.25Z") == 1_795_341_600_250)
+        #expect(at("2026-11-22T10:00:00.123456789Z") == 1_795_341_600_123)
+        #expect(at("2026-11-22T10:00:00.999999999Z") == 1_795_341_600_999)
+        // Seconds optional; a space for the T; z as Z
+        #expect(at("2026-11-22T10:00Z") == 1_795_341_600_000)
+        #expect(at("2026-11-22 10:00:00z") == 1_795_341_600_000)
+        // Offsets east and west, with and without the colon
+        #expect(at("2026-11-22T11:00:00+01:00") == 1_795_341_600_000)
+        #expect(at("2026-11-22T04:30:00-0530") == 1_795_341_600_000)
+        #expect(at("2026-11-22T00:00:00.000+23:59") == 1_795_219_260_000)
+        // Before 1970
+        #expect(at("1969-12-31T23:59:59.999Z") == -1)
+        // Without a zone, the time is in the zone given
+        #expect(Timestamp(iso8601: "2026-11-22T11:00", timeZone: TimeZone(secondsFromGMT: 3600))?.millisecondsSince1970 == 1_795_341_600_000)
+        #expect(Timestamp(iso8601: "2026-11-22", timeZone: TimeZone(secondsFromGMT: -3600))?.millisecondsSince1970 == 1_795_309_200_000)
+
+        // And the parser says whether the text named a zone, which an import requires
+        let written = ISO8601DateTime(utf8: Array("2026-11-22T10:00:00.250+01:00".utf8))
+        #expect(written?.millisecondsAsIfUTC == 1_795_341_600_250)
+        #expect(written?.zoneOffsetMilliseconds == 3_600_000)
+        #expect(ISO8601DateTime(utf8: Array("2026-11-22T10:00:00.250".utf8))?.zoneOffsetMilliseconds == nil)
+        #expect(ISO8601DateTime(utf8: Array("2026-11-22".utf8))?.zoneOffsetMilliseconds == nil)
+    }
 }

@@ -7,20 +7,18 @@ public enum NumberBody {
     /// The integer a body holds, if it holds one.
     public static func number(in body: Data) -> Int? {
         if let value = Int(trimmed(String(decoding: body, as: UTF8.self)[...])) { return value }
-        return body.withUnsafeBytes { raw in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
-            parser.skipWhitespace()
-            let number: String?
-            if parser.current == UInt8(ascii: "{") {
-                guard let numbers = try? numberMembers(&parser) else { return nil }
-                number = numbers["number"] ?? numbers["value"]
-            } else {
-                guard let value = try? parser.value(), value.kind == .number else { return nil }
-                number = String(decoding: parser.text(of: value), as: UTF8.self)
-            }
-            parser.skipWhitespace()
-            return parser.isAtEnd ? number.flatMap(integer) : nil
+        var parser = JSONParser(bytes: Array(body))
+        parser.skipWhitespace()
+        let number: String?
+        if parser.current == UInt8(ascii: "{") {
+            guard let numbers = try? numberMembers(&parser) else { return nil }
+            number = numbers["number"] ?? numbers["value"]
+        } else {
+            guard let value = try? parser.value(), value.kind == .number else { return nil }
+            number = String(decoding: parser.text(of: value), as: UTF8.self)
         }
+        parser.skipWhitespace()
+        return parser.isAtEnd ? number.flatMap(integer) : nil
     }
 
     /// The members of the object at the parser whose values are numbers,

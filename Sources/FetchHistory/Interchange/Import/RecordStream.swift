@@ -1,66 +1,16 @@
 import FoundationEssentials
 
-/// Reads export records back into fetches: a JSON array (`export --format
-/// json`) or one object per line (`--format jsonl`), told apart by the first
-/// character. The input is read a chunk at a time and records are validated
-/// one by one as they are read, so memory stays flat and a bad record is
-/// reported with its position before anything depends on it.
-///
-/// ```swift
-/// try FetchRecordReader(descriptor: STDIN_FILENO).forEach { fetch in … }
-/// ```
-public struct FetchRecordReader {
-    /// Large enough that reading costs nothing next to parsing, small enough
-    /// not to show in memory.
-    public static let defaultChunkSize = 1 << 20
-
-    private let source: any ByteSource
-    private let chunkSize: Int
-
-    /// Reads the records in `data`.
-    public init(data: Data, chunkSize: Int = defaultChunkSize) {
-        self.init(source: DataSource(data), chunkSize: chunkSize)
-    }
-
-    /// Reads the records from an open file, standard input or a pipe, to
-    /// its end. The descriptor stays open.
-    public init(descriptor: Int32, chunkSize: Int = defaultChunkSize) {
-        self.init(source: FileDescriptorSource(descriptor), chunkSize: chunkSize)
-    }
-
-    /// `chunkSize`: how much is read at a time, and the buffer's size unless
-    /// a record is longer.
-    init(source: any ByteSource, chunkSize: Int) {
-        self.source = source
-        self.chunkSize = chunkSize
-    }
-
-    /// Calls `body` with each record in order; reads the input once. Throws
-    /// `ImportError` for input that is not a valid export (and for a
-    /// `RepeatedFetchID` that `body` throws: it gets the record's position),
-    /// `InputReadError` when reading fails.
-    public func forEach(_ body: (Fetch) throws -> Void) throws {
-        var stream = RecordStream(input: InputBuffer(source: source, chunkSize: chunkSize))
-        guard let first = try stream.nextByte(skippingNewlines: true) else { return }
-        if first == UInt8(ascii: "[") {
-            try stream.readArray(body)
-        } else {
-            try stream.readLines(body)
-        }
-    }
-}
-
 /// The reader's walk through the input: between records it only looks at
 /// white space and separators, reading more whenever it reaches the end of
 /// what it has.
-private struct RecordStream: ~Copyable {
+struct RecordStream {
     var input: InputBuffer
     /// Offset in `input.bytes` of the first byte not yet read.
     var position = 0
     var fields = RecordFields()
     var recordNumber = 0
 
-    init(input: consuming InputBuffer) {
+    init(input: InputBuffer) {
         self.input = input
     }
 
@@ -110,10 +60,12 @@ private struct RecordStream: ~Copyable {
     /// it (left unread); nil at the end of the input.
     mutating func nextByte(skippingNewlines newlines: Bool) throws -> UInt8? {
         while true {
-            var parser = JSONParser(bytes: input.bytes, from: position)
-            parser.skipWhitespace(newlines: newlines)
-            position = parser.index
-            if let byte = parser.current { return byte }
+            do {
+                var parser = JSONParser(bytes: input.bytes, from: position)
+                parser.skipWhitespace(newlines: newlines)
+                position = parser.index
+                if let byte = parser.current { return byte }
+            }
             if input.sourceEnded { return nil }
             _ = try input.refill(keepingFrom: position)
             position = 0
@@ -127,8 +79,10 @@ private struct RecordStream: ~Copyable {
         recordNumber += 1
         var start = position
         while true {
-            var parser = JSONParser(bytes: input.bytes, from: start)
             do {
+                // The parser lives in this block only: it holds the input's
+                // bytes, which a refill below must own alone not to copy them.
+                var parser = JSONParser(bytes: input.bytes, from: start)
                 try fields.read(&parser)
                 position = parser.index
                 break
@@ -145,7 +99,7 @@ private struct RecordStream: ~Copyable {
         }
         let fetch: Fetch
         do {
-            fetch = try fields.fetch()
+            fetch = try fields.fetch(in: input.bytes)
         } catch {
             throw importError(at: start, error.message, record: recordNumber)
         }

@@ -1,41 +1,3 @@
-import Glibc
-
-/// The type of a JSON value, for messages.
-enum JSONKind {
-    case null, bool, number, string, array, object
-
-    var typeName: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-}
-
-/// Where one JSON value lies in the input, found without building it: a
-/// reader decodes only the values it wants, straight from the bytes.
-struct JSONToken {
-    var kind: JSONKind
-    /// The value's bytes; for a string, those between the quotes.
-    var start: Int
-    var end: Int
-    /// A string holding backslash escapes, which `JSONParser.string(_:)` decodes.
-    var isEscaped = false
-}
-
-/// A syntax error at a byte offset of the input.
-struct JSONSyntaxError: Error {
-    var offset: Int
-    var message: String
-    /// The parser had reached the end of the bytes it was given: with more
-    /// input, the same text might be valid.
-    var inputEnded: Bool
-}
-
 /// A strict RFC 8259 parser over UTF-8 bytes that finds values without
 /// making them (`JSONToken`), with a nesting limit so hostile input cannot
 /// exhaust the stack. Every string is checked (escapes, UTF-8) as it is
@@ -43,10 +5,10 @@ struct JSONSyntaxError: Error {
 struct JSONParser {
     static let maximumDepth = 64
 
-    let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: [UInt8]
     var index: Int
 
-    init(bytes: UnsafeBufferPointer<UInt8>, from index: Int = 0) {
+    init(bytes: [UInt8], from index: Int = 0) {
         self.bytes = bytes
         self.index = index
     }
@@ -91,9 +53,9 @@ struct JSONParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number(); kind = .number
         case UInt8(ascii: "{"): try object(depth: depth); kind = .object
         case UInt8(ascii: "["): try elements(depth: depth); kind = .array
-        case UInt8(ascii: "t"): try literal("true"); kind = .bool
-        case UInt8(ascii: "f"): try literal("false"); kind = .bool
-        case UInt8(ascii: "n"): try literal("null"); kind = .null
+        case UInt8(ascii: "t"): try literal(Self.trueBytes); kind = .bool
+        case UInt8(ascii: "f"): try literal(Self.falseBytes); kind = .bool
+        case UInt8(ascii: "n"): try literal(Self.nullBytes); kind = .null
         default: throw error("unexpected character \(Self.describe(byte))")
         }
         return JSONToken(kind: kind, start: start, end: index)
@@ -133,16 +95,24 @@ struct JSONParser {
     }
 
     /// Passes the key `name` and its `:` when they come next written plainly
-    /// (`"name":`), as an export writes them: a byte comparison, no scan.
-    /// Moves nothing but white space otherwise.
-    mutating func key(_ name: StaticString) -> Bool {
+    /// (`"name":`), as an export writes them: a comparison of bytes, no
+    /// scan. Moves nothing but white space otherwise.
+    mutating func key(_ name: [UInt8]) -> Bool {
         skipWhitespace()
-        let colon = index + name.utf8CodeUnitCount + 2
-        guard colon < bytes.count, let base = bytes.baseAddress, base[index] == UInt8(ascii: "\""),
-              base[colon - 1] == UInt8(ascii: "\""), base[colon] == UInt8(ascii: ":"),
-              memcmp(base + index + 1, name.utf8Start, name.utf8CodeUnitCount) == 0
+        let nameStart = index + 1
+        let nameEnd = nameStart + name.count
+        guard nameEnd + 1 < bytes.count, bytes[index] == UInt8(ascii: "\""),
+              bytes[nameEnd] == UInt8(ascii: "\""), bytes[nameEnd + 1] == UInt8(ascii: ":"),
+              Self.bytes(bytes, at: nameStart, are: name)
         else { return false }
-        index = colon + 1
+        index = nameEnd + 2
+        return true
+    }
+
+    /// `bytes` at `offset` begin with `expected`.
+    static func bytes(_ bytes: [UInt8], at offset: Int, are expected: [UInt8]) -> Bool {
+        guard offset >= 0, offset <= bytes.count - expected.count else { return false }
+        for index in expected.indices where bytes[offset &+ index] != expected[index] { return false }
         return true
     }
 
@@ -159,8 +129,8 @@ struct JSONParser {
     }
 
     /// The bytes of `token`: the text of a number, or of a string without escapes.
-    func text(of token: JSONToken) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+    func text(of token: JSONToken) -> ArraySlice<UInt8> {
+        bytes[token.start..<token.end]
     }
 
     /// The string `token` holds, its escapes decoded.
@@ -181,11 +151,20 @@ struct JSONParser {
         return String(decoding: decoded, as: UTF8.self)
     }
 
-    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
-        for offset in 0..<word.utf8CodeUnitCount {
-            guard current == word.utf8Start[offset] else { throw error("expected '\(word)'") }
-            index += 1
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+    private static let nullBytes = Array("null".utf8)
+
+    private mutating func literal(_ word: [UInt8]) throws(JSONSyntaxError) {
+        guard Self.bytes(bytes, at: index, are: word) else {
+            // Where it stops matching, which may be the end of the input.
+            for byte in word {
+                guard current == byte else { throw error("expected '\(String(decoding: word, as: UTF8.self))'") }
+                index += 1
+            }
+            preconditionFailure("a literal that matches did not")
         }
+        index += word.count
     }
 
     /// An object inside a value, checked whole. Its keys are only compared
@@ -245,12 +224,11 @@ struct JSONParser {
     private mutating func string() throws(JSONSyntaxError) -> JSONToken {
         let quote = index
         index += 1
-        skipPlainASCII()
         var isEscaped = false
-        var allBits: UInt8 = 0
+        var highBits: UInt64 = 0
         while true {
-            guard index < bytes.count else { throw error("a string starting here is never closed", at: quote) }
-            let byte = bytes[index]
+            passPlainBytes(oringHighBitsInto: &highBits)
+            guard let byte = current else { throw error("a string starting here is never closed", at: quote) }
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
                 isEscaped = true
@@ -258,42 +236,46 @@ struct JSONParser {
                 _ = try escape()
                 continue
             }
-            if byte < 0x20 { throw error("control character \(Self.describe(byte)) inside a string; escape it") }
-            allBits |= byte
-            index += 1
+            throw error("control character \(Self.describe(byte)) inside a string; escape it")
         }
         let token = JSONToken(kind: .string, start: quote + 1, end: index, isEscaped: isEscaped)
         // Escapes are ASCII and never inside a multi-byte sequence: the raw
         // bytes are valid UTF-8 exactly when the decoded string is.
-        if allBits >= 0x80, !Self.isValidUTF8(text(of: token)) {
+        if highBits & 0x8080_8080_8080_8080 != 0, !Self.isValidUTF8(text(of: token)) {
             throw error("the string starting here is not valid UTF-8", at: quote)
         }
         index += 1
         return token
     }
 
-    /// Skips string bytes eight at a time up to the first that needs a look
-    /// (a quote, a backslash, a control character or non-ASCII): most of an
-    /// export is UUIDs and times. The byte loop in `string()` does the rest.
-    private mutating func skipPlainASCII() {
-        guard let base = bytes.baseAddress else { return }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        /// The high bit of each byte of `word` that is below `limit` (exact for
-        /// the lowest such byte; bytes above it may be marked too).
-        func below(_ limit: UInt8, _ word: UInt64) -> UInt64 { (word &- ones &* UInt64(limit)) & ~word & highBits }
-        while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let special = below(1, word ^ (ones &* UInt64(UInt8(ascii: "\""))))
-                | below(1, word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
-                | below(0x20, word)
-                | (word & highBits)
-            guard special == 0 else {
-                index += special.trailingZeroBitCount / 8
-                return
+    /// Passes string bytes up to the next quote, backslash or control
+    /// character (or the end), eight at a time while it can (most of an
+    /// export is ids and times), noting their high bits: any set is
+    /// non-ASCII. Works on locals: through `self` (inout) the array would be
+    /// loaded again for every byte.
+    private mutating func passPlainBytes(oringHighBitsInto highBits: inout UInt64) {
+        let bytes = bytes
+        var position = index
+        while position + 8 <= bytes.count {
+            let word = bytes.word(at: position)
+            let stops = ByteWord.bytes(equalTo: UInt8(ascii: "\""), in: word)
+                | ByteWord.bytes(equalTo: UInt8(ascii: "\\"), in: word) | ByteWord.bytes(below: 0x20, in: word)
+            if stops != 0 {
+                let plain = ByteWord.firstMarked(stops)
+                if plain > 0 { highBits |= word & (UInt64.max >> (64 - 8 * plain)) }
+                position += plain
+                break
             }
-            index += 8
+            highBits |= word
+            position += 8
         }
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            highBits |= UInt64(byte)
+            position += 1
+        }
+        index = position
     }
 
     /// The character of the escape after a backslash (the current byte on).
@@ -333,25 +315,16 @@ struct JSONParser {
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let byte = current, let digit = Self.hexValue(byte) else { throw error("expected four hex digits after \\u") }
-            value = value << 4 | digit
+            guard let digit = current?.hexDigitValue else { throw error("expected four hex digits after \\u") }
+            value = value << 4 | UInt32(digit)
             index += 1
         }
         return value
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
-    }
-
     /// Strict UTF-8 (RFC 3629): no overlong forms, surrogates or code points
     /// past U+10FFFF.
-    private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {

@@ -1,35 +1,23 @@
 import FoundationEssentials
-import Glibc
-
-/// The keys of the export record, in the order `FetchJSON` writes them.
-enum RecordKey: Int, CaseIterable {
-    case id, session, source, outcome, cancelReason, value, error, startedAt, endedAt, durationMs, status, bytes
-    case tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError
-
-    var name: StaticString { Self.names[rawValue] }
-
-    private static let names: [StaticString] = [
-        "id", "session", "source", "outcome", "cancelReason", "value", "error", "startedAt", "endedAt", "durationMs",
-        "status", "bytes", "tappedAt", "timeoutMs", "endedBy", "endedByAt", "answerValue", "answerError",
-    ]
-}
 
 /// A record's values, found in the input and left there: one slot per
 /// known key (no dictionary, no value tree), decoded into the fetch's
 /// fields only once the record has been read whole. Unknown keys are read
 /// and dropped. One instance serves every record of an import.
+///
+/// Between records it keeps positions, not the input: `fetch(in:)` is
+/// handed the bytes `read` parsed, so that the input buffer is the only
+/// owner of its storage when it refills (a second owner makes it copy).
 struct RecordFields {
     private var slots = [JSONToken?](repeating: nil, count: RecordKey.allCases.count)
     /// Strings of `slots` that hold escapes, decoded (rare).
     private var decoded: [RecordKey: String] = [:]
     /// The value, when the record is not an object at all.
     private var notAnObject: JSONToken?
-    /// The input the slots point into.
-    private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-
+    /// The input the slots point into, while `fetch(in:)` runs.
+    private var bytes: [UInt8] = []
     /// Reads the record at the parser's position (after white space).
     mutating func read(_ parser: inout JSONParser) throws(JSONSyntaxError) {
-        bytes = parser.bytes
         for slot in slots.indices { slots[slot] = nil }
         if !decoded.isEmpty { decoded.removeAll(keepingCapacity: true) }
         parser.skipWhitespace()
@@ -45,8 +33,8 @@ struct RecordFields {
             // Exports write the keys in order: try the one after the last first.
             let keyOffset: Int
             let slot: RecordKey
-            if let expected = RecordKey(rawValue: next), parser.key(expected.name) {
-                keyOffset = parser.index - expected.name.utf8CodeUnitCount - 3
+            if let expected = RecordKey(rawValue: next), parser.key(expected.utf8) {
+                keyOffset = parser.index - expected.utf8.count - 3
                 slot = expected
             } else {
                 let key = try parser.key()
@@ -73,23 +61,25 @@ struct RecordFields {
     private static func slot(of key: JSONToken, in parser: JSONParser) throws(JSONSyntaxError) -> RecordKey? {
         if key.isEscaped {
             let name = try parser.string(key)
-            return RecordKey.allCases.first { "\($0.name)" == name }
+            return RecordKey.allCases.first { $0.name == name }
         }
         let text = parser.text(of: key)
-        return RecordKey.allCases.first { Self.text(text, is: $0.name) }
-    }
-
-    private static func text(_ text: UnsafeBufferPointer<UInt8>, is name: StaticString) -> Bool {
-        guard text.count == name.utf8CodeUnitCount, let start = text.baseAddress else { return false }
-        return memcmp(start, name.utf8Start, text.count) == 0
+        return RecordKey.allCases.first { $0.utf8.count == text.count && JSONParser.bytes(parser.bytes, at: key.start, are: $0.utf8) }
     }
 
     struct RecordError: Error {
         var message: String
     }
 
-    /// Validates the record and turns it into a fetch.
-    func fetch() throws(RecordError) -> Fetch {
+    /// Validates the record and turns it into a fetch. `bytes` are those
+    /// `read` parsed; they are let go of before this returns.
+    mutating func fetch(in bytes: [UInt8]) throws(RecordError) -> Fetch {
+        self.bytes = bytes
+        defer { self.bytes = [] }
+        return try fetch()
+    }
+
+    private func fetch() throws(RecordError) -> Fetch {
         if let notAnObject {
             throw RecordError(message: "expected an object, found \(notAnObject.kind.typeName)")
         }
@@ -199,14 +189,14 @@ struct RecordFields {
 
     /// `body` applied to the UTF-8 of the string at `key`, without making a
     /// String; nil for null or no key.
-    private func withUTF8<T>(_ key: RecordKey, _ body: (UnsafeBufferPointer<UInt8>) -> T) throws(RecordError) -> T? {
+    private func withUTF8<T>(_ key: RecordKey, _ body: (ArraySlice<UInt8>) -> T) throws(RecordError) -> T? {
         guard let token = try stringToken(key) else { return nil }
-        guard token.isEscaped, var text = decoded[key] else { return body(self.text(of: token)) }
-        return text.withUTF8(body)
+        guard token.isEscaped, let text = decoded[key] else { return body(self.text(of: token)) }
+        return body(ArraySlice(text.utf8))
     }
 
-    private func text(of token: JSONToken) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+    private func text(of token: JSONToken) -> ArraySlice<UInt8> {
+        bytes[token.start..<token.end]
     }
 
     private func integer(_ key: RecordKey) throws(RecordError) -> Int64? {
@@ -244,10 +234,8 @@ struct RecordFields {
     /// never depends on the importing machine's zone.
     private func time(_ key: RecordKey) throws(RecordError) -> Timestamp? {
         let parsed = try withUTF8(key) { text -> Timestamp? in
-            if let time = Timestamp(exportedISO8601: text) { return time }
-            let namesZone = text.last == UInt8(ascii: "Z")
-                || text.dropFirst(19).contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
-            return namesZone ? Timestamp(iso8601: text) : nil
+            guard let written = ISO8601DateTime(utf8: text), let offset = written.zoneOffsetMilliseconds else { return nil }
+            return Timestamp(millisecondsSince1970: written.millisecondsAsIfUTC - offset)
         }
         guard let parsed else { return nil }
         guard let parsed else { throw RecordError(message: "'\(key.name)' is not an ISO 8601 UTC time: \(try required(key).prefix(40))") }

@@ -1,0 +1,39 @@
+import FoundationEssentials
+import Glibc
+
+/// A file written under a temporary name in the same folder and renamed
+/// over `path` only when complete.
+struct AtomicFile {
+    let path: String
+    let temporaryPath: String
+    let descriptor: Int32
+
+    init(path: String) throws {
+        self.path = path
+        let (folder, name) = path.folderAndName
+        var template = Array(((folder.isEmpty ? "." : folder) + "/.\(name).XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        // mkstemp makes the file 0600; an export is an ordinary file.
+        let mask = umask(0)
+        umask(mask)
+        fchmod(descriptor, 0o666 & ~mask)
+        self.descriptor = descriptor
+        self.temporaryPath = String(cString: template.map { $0 })
+    }
+
+    func commit() throws {
+        guard fsync(descriptor) == 0, close(descriptor) == 0, rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw CLIError("cannot write \(path): \(reason)")
+        }
+    }
+
+    func discard() {
+        close(descriptor)
+        unlink(temporaryPath)
+    }
+}

@@ -1,0 +1,29 @@
+import Testing
+@testable import FetchHistory
+
+/// The eight-at-a-time tests the import passes strings and counts newlines
+/// with, against byte-by-byte answers.
+@Suite struct ByteWordTests {
+    @Test func wordTestsAgreeWithByteByByteTestsForEveryByteAtEveryPlace() {
+        // Given words of plain text and of high bytes, with each byte value put at each place
+        for background: UInt8 in [UInt8(ascii: "a"), 0x0A, 0x80, 0xFF, 0x00] {
+            for place in 0..<8 {
+                for value in UInt8.min...UInt8.max {
+                    var bytes = [UInt8](repeating: background, count: 8)
+                    bytes[place] = value
+                    let word = bytes.word(at: 0)
+
+                    // Then the word reads the bytes in order
+                    #expect((0..<8).allSatisfy { UInt8(truncatingIfNeeded: word >> (8 * $0)) == bytes[$0] })
+                    // And newlines are counted exactly
+                    #expect(ByteWord.count(of: 0x0A, in: word) == bytes.count { $0 == 0x0A })
+                    // And the first quote, backslash or control character is found where it is
+                    let stops = ByteWord.bytes(equalTo: UInt8(ascii: "\""), in: word)
+                        | ByteWord.bytes(equalTo: UInt8(ascii: "\\"), in: word) | ByteWord.bytes(below: 0x20, in: word)
+                    let first = bytes.firstIndex { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }
+                    #expect((stops == 0 ? nil : ByteWord.firstMarked(stops)) == first, "\(bytes)")
+                }
+            }
+        }
+    }
+}
