@@ -7,7 +7,7 @@ import GRDB
 /// counting added and skipped) in one transaction with reused statements.
 /// Parsing is left out here; `fetch-history import` measures it whole.
 enum ImportEngine: String, CaseIterable {
-    /// `HistoryStore.importFetches`.
+    /// `Database.importFetches`, in one `HistoryStore.write`.
     case store
     /// The C API, two prepared statements, UUIDs formatted into a buffer.
     case raw
@@ -24,8 +24,10 @@ extension ImportEngine {
         case .store:
             let store = try HistoryStore(path: path, access: .readWrite)
             let start = clock.now
-            let summary = try store.importFetches { insert in
-                for fetch in fetches { try insert(fetch) }
+            let summary = try store.write { db in
+                try db.importFetches { insert in
+                    for fetch in fetches { try insert(fetch) }
+                }
             }
             return ((clock.now - start).seconds, summary.added)
 

@@ -8,7 +8,8 @@ import GRDB
 /// `synchronous = NORMAL`. Three engines do exactly that on a fresh database
 /// that has the project's schema.
 enum RecordingEngine: String, CaseIterable {
-    /// `HistoryStore.beginSession`, then `recordStart` + `recordEnd`.
+    /// `beginSession`, then `recordStart` + `recordEnd`, each in its own
+    /// `HistoryStore.write` (as `HistoryRecorder` does, without its queue hop).
     case store
     /// The C API, prepared statements reused, UUIDs formatted into a buffer.
     case raw
@@ -56,16 +57,22 @@ extension RecordingEngine {
         switch self {
         case .store:
             let store = try HistoryStore(path: path, access: .readWrite)
-            let session = try store.beginSession(id: sessionID, source: "random", at: sessionStart, process: process)
+            let session = try store.write { db in
+                try db.beginSession(id: sessionID, source: "random", at: sessionStart, process: process)
+            }
             let start = clock.now
             for fetch in fetches {
-                try store.recordStart(
-                    of: fetch.id, in: session, at: fetch.startedAt, timeout: fetch.timeout.map { .milliseconds($0) }
-                )
-                try store.recordEnd(
-                    of: fetch.id, at: fetch.endedAt, duration: .milliseconds(fetch.duration), outcome: fetch.outcome,
-                    cause: fetch.cause, response: fetch.response
-                )
+                try store.write { db in
+                    try db.recordStart(
+                        of: fetch.id, in: session, at: fetch.startedAt, timeout: fetch.timeout.map { .milliseconds($0) }
+                    )
+                }
+                try store.write { db in
+                    try db.recordEnd(
+                        of: fetch.id, at: fetch.endedAt, duration: .milliseconds(fetch.duration), outcome: fetch.outcome,
+                        cause: fetch.cause, response: fetch.response
+                    )
+                }
             }
             return (clock.now - start).seconds
 

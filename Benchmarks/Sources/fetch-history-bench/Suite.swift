@@ -226,12 +226,12 @@ struct Suite {
             repetitions: runs
         ))
         report.comparisons.append(Comparison(
-            name: "import \(size.formatted) (`HistoryStore.importFetches`, in process)", subject: "fetch-history",
+            name: "import \(size.formatted) (`importFetches`, in process)", subject: "fetch-history",
             subjectMedian: samples[.store]!.median, baseline: "raw C batch insert", baselineMedian: raw,
             unit: .seconds, target: .timeRatioAtMost(1 / 0.8, stated: "≥ 0.8× speed"), repetitions: runs
         ))
         report.comparisons.append(Comparison(
-            name: "import \(size.formatted) (`HistoryStore.importFetches`, in process)", subject: "fetch-history",
+            name: "import \(size.formatted) (`importFetches`, in process)", subject: "fetch-history",
             subjectMedian: samples[.store]!.median, baseline: "GRDB batch insert",
             baselineMedian: samples[.grdb]!.median, unit: .seconds, target: .none, repetitions: runs
         ))
