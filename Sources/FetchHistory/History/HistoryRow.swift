@@ -2,13 +2,14 @@ import CSQLite
 import FoundationEssentials
 
 /// The outcome as the `fetch` table's columns hold it.
-struct StoredOutcome {
-    var outcome: String
-    var cancelReason: String?
-    var value: Int64?
-    var error: String?
+@_spi(Benchmarks)
+public struct StoredOutcome {
+    public var outcome: String
+    public var cancelReason: String?
+    public var value: Int64?
+    public var error: String?
 
-    init(_ outcome: FetchOutcome) {
+    public init(_ outcome: FetchOutcome) {
         self.outcome = outcome.status.rawValue
         switch outcome {
         case .succeeded(let value): self.value = Int64(value)
