@@ -6,7 +6,7 @@ extension Database {
     /// Records the start of a session: once per run, before its fetches.
     @discardableResult
     public func beginSession(
-        id: UUID = UUID(), source: String, at startedAt: Timestamp = .now,
+        id: UUID = .timeOrdered(), source: String, at startedAt: Timestamp = .now,
         process: ProcessIdentity = .current
     ) throws -> Session {
         let session = Session(id: id, startedAt: startedAt, source: source, process: process)

@@ -254,7 +254,8 @@ public final class FetchViewState {
 /// cancelled, if it was. The cancellation is set from any thread (a task's
 /// cancellation handler) and only the first one counts.
 private final class Attempt: Sendable {
-    let id = UUID()
+    /// Time-ordered, so recording it appends to the history's `id` index.
+    let id = UUID.timeOrdered()
     let tappedAt: Duration
     private let state = Mutex<(cancellation: (CancelReason, Duration)?, task: Task<CompletedFetch, any Error>?)>((nil, nil))
 
