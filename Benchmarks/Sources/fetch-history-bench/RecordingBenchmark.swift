@@ -1,4 +1,4 @@
-import FetchHistory
+@_spi(Benchmarks) import FetchHistory
 import Foundation
 import GRDB
 
@@ -80,9 +80,9 @@ extension RecordingEngine {
             let connection = try RawConnection(path: path)
             let begin = try connection.prepare("BEGIN IMMEDIATE")
             let commit = try connection.prepare("COMMIT")
-            let insertSession = try connection.prepare(StoreSQL.insertSession)
-            let insert = try connection.prepare(StoreSQL.insertFetch)
-            let end = try connection.prepare(StoreSQL.endFetch)
+            let insertSession = try connection.prepare(HistorySQL.insertSession)
+            let insert = try connection.prepare(HistorySQL.insertFetch)
+            let end = try connection.prepare(HistorySQL.endFetch)
             var sessionText = UUIDText()
             sessionText.format(sessionID)
             try begin.run()
@@ -109,8 +109,8 @@ extension RecordingEngine {
                 try insert.run()
                 try commit.run()
 
-                let columns = OutcomeColumns(fetch.outcome)
-                let cause = CauseColumns(fetch.cause)
+                let columns = StoredOutcome(fetch.outcome)
+                let cause = fetch.cause
                 try begin.run()
                 end.bind(1, fetch.endedAt.millisecondsSince1970)
                 end.bind(2, fetch.duration)
@@ -121,7 +121,7 @@ extension RecordingEngine {
                 end.bind(7, fetch.response.map { Int64($0.status) })
                 end.bind(8, fetch.response.map { Int64($0.bytes) })
                 end.bind(9, cause.name)
-                end.bind(10, cause.answerValue)
+                end.bind(10, cause.answerValue.map(Int64.init))
                 end.bind(11, cause.answerError)
                 idText.bind(to: end, at: 12)
                 try end.run()
@@ -134,7 +134,7 @@ extension RecordingEngine {
             let queue = try DatabaseQueue(path: path, configuration: .benchmark)
             let session = sessionID.lowercased
             try queue.write { db in
-                try db.execute(sql: StoreSQL.insertSession, arguments: [
+                try db.execute(sql: HistorySQL.insertSession, arguments: [
                     session, sessionStart.millisecondsSince1970, "random", process.host, Int64(process.processID),
                     process.bootID, process.startTicks,
                 ])
@@ -144,17 +144,17 @@ extension RecordingEngine {
                 let id = fetch.id.lowercased
                 try queue.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
-                        try db.cachedStatement(sql: StoreSQL.insertFetch).execute(arguments: [
+                        try db.cachedStatement(sql: HistorySQL.insertFetch).execute(arguments: [
                             id, session, "random", fetch.startedAt.millisecondsSince1970, fetch.timeout,
                         ])
                         return .commit
                     }
                 }
-                let columns = OutcomeColumns(fetch.outcome)
-                let cause = CauseColumns(fetch.cause)
+                let columns = StoredOutcome(fetch.outcome)
+                let cause = fetch.cause
                 try queue.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
-                        try db.cachedStatement(sql: StoreSQL.endFetch).execute(arguments: [
+                        try db.cachedStatement(sql: HistorySQL.endFetch).execute(arguments: [
                             fetch.endedAt.millisecondsSince1970, fetch.duration, columns.outcome, columns.cancelReason,
                             columns.value, columns.error, fetch.response.map { Int64($0.status) },
                             fetch.response.map { Int64($0.bytes) }, cause.name, cause.answerValue, cause.answerError, id,

@@ -33,13 +33,15 @@ extension Database {
 ///
 /// Into a history with fewer than `ImportBatch.deferIndexesBelow` fetches,
 /// the indexes are dropped first and built again after the rows: SQLite
-/// builds an index from sorted rows in one pass, several times faster than
-/// it maintains one row by row (measured on 1M fetches: 5 s against 16 s
-/// of CPU). It is all one transaction, so no reader ever sees the history
-/// without them, and a failed import brings them back with its rollback.
-/// Into a larger history the rows go into the live indexes: rebuilding
-/// them over every fetch already there cost more than it saved (1M into
-/// 1M: the same CPU, but the sort spilled to temporary files).
+/// builds an index from sorted rows in one pass, faster than it maintains
+/// one row by row (SQLite alone loading 1M fetches: 13 s instead of 27 s;
+/// the five indexes cost 4 s of CPU built afterwards, 8 s maintained). It
+/// is all one transaction, so no reader ever sees the history without
+/// them, and a failed import brings them back with its rollback. Into a
+/// larger history the rows go into the live indexes: rebuilding them over
+/// every fetch already there cost more than it saved (1M into 1M: 20 s of
+/// CPU either way, but sorting 2M rows spilled to temporary files: 87 s
+/// instead of 35 s).
 ///
 /// An id used twice within the import is told from one the history already
 /// had without keeping the import's ids in memory: the `UNIQUE` index on
@@ -47,12 +49,13 @@ extension Database {
 /// `seq` says whether this import added it. The import numbers its rows
 /// itself, the n-th added at `seqBefore + n`. Only skipped ids are noted, in
 /// a temporary table, so a re-import stays flat too.
-struct ImportBatch {
+@_spi(Benchmarks)
+public struct ImportBatch {
     /// Below this many fetches in the history, an import builds the indexes
-    /// after its rows. Rebuilding them over 10,000 fetches takes about 30 ms,
-    /// which an import of a few fetches into such a history pays for nothing,
+    /// after its rows. Rebuilding them over 10,000 fetches takes about 40 ms,
+    /// which an import of one fetch into such a history pays for nothing,
     /// and which one of thousands more than earns back.
-    static let deferIndexesBelow: Int64 = 10_000
+    @_spi(Benchmarks) public static let deferIndexesBelow: Int64 = 10_000
 
     private let database: Database
     private let insertSession: Statement
@@ -65,7 +68,11 @@ struct ImportBatch {
     private var summary = ImportSummary(added: 0, skipped: 0)
     /// The number of the fetch being inserted, from 1.
     private var record = 0
+    /// The sessions seen, and the last one's id as text.
     private var sessions: Set<UUID> = []
+    private var session = (id: UUID?.none, text: "")
+    /// The insert's values, kept from row to row.
+    private var arguments = StatementArguments()
     private var skipped = SkippedRecords()
     private var hasSkippedTable = false
 
@@ -85,23 +92,39 @@ struct ImportBatch {
 
     mutating func insert(_ fetch: Fetch) throws {
         record += 1
-        if sessions.insert(fetch.sessionID).inserted {
-            try database.execute(insertSession, [
-                .text(fetch.sessionID.lowercased), .integer(fetch.startedAt.millisecondsSince1970), .text(fetch.source),
-            ])
+        // A session's fetches come one after another: its id is written
+        // out once for them all.
+        if fetch.sessionID != session.id {
+            session = (fetch.sessionID, fetch.sessionID.lowercased)
+            if sessions.insert(fetch.sessionID).inserted {
+                try database.execute(insertSession, [
+                    .text(session.text), .integer(fetch.startedAt.millisecondsSince1970), .text(fetch.source),
+                ])
+            }
         }
         let columns = fetch.outcome.map(StoredOutcome.init)
-        try database.execute(insertFetch, [
-            .integer(seqBefore + Int64(summary.added) + 1),
-            .text(fetch.id.lowercased), .text(fetch.sessionID.lowercased), .text(fetch.source),
-            .integer(fetch.startedAt.millisecondsSince1970), .integer(fetch.endedAt?.millisecondsSince1970),
-            .integer(fetch.durationMilliseconds), .text(columns?.outcome), .text(columns?.cancelReason),
-            .integer(columns?.value), .text(columns?.error), .integer(fetch.response?.status),
-            .integer(fetch.response?.bytes), .integer(fetch.script?.tappedAt.millisecondsSince1970),
-            .integer(fetch.script?.timeoutMilliseconds), .text(fetch.script?.end?.cause.name),
-            .integer(fetch.script?.end?.at.millisecondsSince1970),
-            .integer(fetch.script?.end?.cause.answerValue), .text(fetch.script?.end?.cause.answerError),
-        ])
+        let script = fetch.script
+        arguments.removeAll()
+        arguments.append(seqBefore + Int64(summary.added) + 1)
+        arguments.append(fetch.id.lowercased)
+        arguments.append(session.text)
+        arguments.append(fetch.source)
+        arguments.append(fetch.startedAt.millisecondsSince1970)
+        arguments.append(fetch.endedAt?.millisecondsSince1970)
+        arguments.append(fetch.durationMilliseconds)
+        arguments.append(columns?.outcome)
+        arguments.append(columns?.cancelReason)
+        arguments.append(columns?.value)
+        arguments.append(columns?.error)
+        arguments.append(fetch.response.map { Int64($0.status) })
+        arguments.append(fetch.response.map { Int64($0.bytes) })
+        arguments.append(script?.tappedAt.millisecondsSince1970)
+        arguments.append(script?.timeoutMilliseconds)
+        arguments.append(script?.end?.cause.name)
+        arguments.append(script?.end?.at.millisecondsSince1970)
+        arguments.append(script?.end?.cause.answerValue.map(Int64.init))
+        arguments.append(script?.end?.cause.answerError)
+        try insertFetch.run(with: arguments)
         if database.changes == 1 {
             summary.added += 1
         } else {
@@ -133,6 +156,9 @@ struct ImportBatch {
     /// Builds the deferred indexes and cleans up, before the commit (a
     /// rollback takes the table with it, and brings the indexes back).
     func finish() throws -> ImportSummary {
+        if !deferredIndexes.isEmpty {
+            try database.execute(HistorySQL.setCacheSize(-Int64(HistorySQL.indexBuildCacheKibibytes)))
+        }
         for sql in deferredIndexes { try database.executeScript(sql) }
         if hasSkippedTable { try database.execute(HistorySQL.dropSkippedIDs) }
         return summary

@@ -72,6 +72,12 @@ public enum HistorySQL {
     /// and again.
     @_spi(Benchmarks) public static let importCacheKibibytes = 256 * 1024
 
+    /// The page cache while an import builds its indexes after the rows.
+    /// SQLite sorts an index's entries in as much memory as the page cache
+    /// may hold before it spills them to temporary files, on top of the
+    /// cache itself
+    @_spi(Benchmarks) public static let indexBuildCacheKibibytes = 64 * 1024
+
     /// Sets the page cache to `value`, as `PRAGMA cache_size` reports it
     /// (pages, or KiB when negative). A PRAGMA takes no bound parameter; the
     /// number is the store's own, or one SQLite reported.

@@ -9,7 +9,7 @@ public final class Statement {
     let handle: OpaquePointer
     /// The SQL text, kept for error messages.
     public let sql: String
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
 
     init(connection: OpaquePointer, sql: String) throws(SQLiteError) {
         var handle: OpaquePointer?
