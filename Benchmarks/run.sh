@@ -2,16 +2,20 @@
 # Builds fetch-history and the benchmark harness in release, runs the whole
 # suite and prints a Markdown report of medians and ratios.
 #
-#   Benchmarks/run.sh              # 1,000,000 fetches (about 17 minutes on 2 cores)
+#   Benchmarks/run.sh              # 1,000,000 fetches (about 20 minutes on 2 cores)
 #   Benchmarks/run.sh 100000       # a quick look (about 2 minutes)
+#   Benchmarks/run.sh 1000000 imports   # only import against SQLite's own bulk load
 #
 # Environment: WORK (where histories and databases go; default
 # /tmp/fetch-history-bench, never inside the repository), RECORD_COUNT
 # (fetches per recording run; default 20000), REPETITION_SCALE (multiplies
-# every repetition count; default 1).
+# every repetition count; default 1), PREVIOUS_CLI (an earlier fetch-history
+# binary whose imports run in the same rounds: a change's before and after).
 set -euo pipefail
 
 size="${1:-1000000}"
+mode="${2:-run}"
+case "$mode" in run|imports) ;; *) echo "usage: $0 [SIZE] [imports]" >&2; exit 64 ;; esac
 here="$(cd "$(dirname "$0")" && pwd)"
 work="${WORK:-${TMPDIR:-/tmp}/fetch-history-bench}"
 
@@ -40,5 +44,7 @@ echo "- fetch-history $(cd "$here/.." && git describe --always --dirty 2>/dev/nu
 echo "- work folder: $work ($(df -h "$(dirname "$work")" | awk 'NR==2 {print $1}'))"
 echo
 
-"$bin/fetch-history-bench" run --cli "$bin/fetch-history" --size "$size" --work "$work" \
-    --record-count "${RECORD_COUNT:-20000}" --repetition-scale "${REPETITION_SCALE:-1}"
+previous=()
+if [ -n "${PREVIOUS_CLI:-}" ]; then previous=(--previous-cli "$PREVIOUS_CLI"); fi
+"$bin/fetch-history-bench" "$mode" --cli "$bin/fetch-history" --size "$size" --work "$work" \
+    --record-count "${RECORD_COUNT:-20000}" --repetition-scale "${REPETITION_SCALE:-1}" "${previous[@]}"

@@ -19,6 +19,11 @@ let package = Package(
             name: "ExampleViewStates",
             dependencies: [.product(name: "FetchHistory", package: "fetch-history")]
         ),
+        // Records a User session into a history file, for the command to read.
+        .executableTarget(
+            name: "user-session",
+            dependencies: ["ExampleViewStates", .product(name: "FetchHistory", package: "fetch-history")]
+        ),
         .testTarget(
             name: "ExampleViewStatesTests",
             dependencies: [

@@ -22,7 +22,7 @@ struct FetchTable {
             + duration.padded(to: 9, right: true) + "  " + paint(fetch.status.rawValue.padded(to: 11), fetch.status) + "  "
             + (fetch.response.map { String($0.status) } ?? "-").padded(to: 4) + "  "
             + (fetch.response.map { String($0.bytes) } ?? "-").padded(to: 7, right: true) + "  "
-            + Self.truncate(Self.result(of: fetch).terminalSafe, to: Self.resultWidth).padded(to: Self.resultWidth) + "  "
+            + Self.result(of: fetch).terminalSafe.shortened(to: Self.resultWidth).padded(to: Self.resultWidth) + "  "
             + fetch.source.terminalSafe
     }
 
@@ -47,9 +47,5 @@ struct FetchTable {
         case .running: "36"
         }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"
-    }
-
-    private static func truncate(_ text: String, to width: Int) -> String {
-        text.count <= width ? text : text.prefix(width - 1) + "…"
     }
 }

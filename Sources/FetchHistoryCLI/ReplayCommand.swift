@@ -91,9 +91,9 @@ struct ReplayCommand: AsyncParsableCommand {
             let offset = String(step.offset.wholeMilliseconds) + "ms"
             lines.append(
                 String(repeating: " ", count: max(0, 8 - offset.count)) + offset + "  "
-                    + step.event.terminalSafe.padded(to: 34)
+                    + step.event.terminalSafe.shortened(to: 32).padded(to: 34)
                     + (step.isProcessing ? "yes" : "no").padded(to: 12)
-                    + step.valueLabel.terminalSafe.padded(to: 18) + (step.error?.terminalSafe ?? "-")
+                    + step.valueLabel.terminalSafe.shortened(to: 16).padded(to: 18) + (step.error?.terminalSafe ?? "-")
             )
         }
         if let stoppedAt = report.stoppedAt { lines.append(stoppedAt) }

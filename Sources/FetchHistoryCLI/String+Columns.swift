@@ -7,6 +7,12 @@ extension String {
         return right ? filling + self : self + filling
     }
 
+    /// The text cut to `width` characters, its last one an ellipsis when
+    /// cut: for a column that must not push the ones after it.
+    func shortened(to width: Int) -> String {
+        count <= width ? self : prefix(width - 1) + "…"
+    }
+
     /// The file's folder (empty for a bare name) and its name.
     var folderAndName: (folder: String, name: String) {
         guard let slash = lastIndex(of: "/") else { return ("", self) }

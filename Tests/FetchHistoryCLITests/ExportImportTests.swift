@@ -145,9 +145,9 @@ struct ExportImportTests {
             mentions: ["line 4"]
         ),
         Malformed(
-            name: "a value of the wrong type",
-            contents: goodLines + third.jsonLine.replacingOccurrences(of: "\"value\":42", with: "\"value\":\"42\"") + "\n",
-            mentions: ["record 3", "line 3", "value"]
+            name: "a field of the wrong type",
+            contents: goodLines + third.jsonLine.replacingOccurrences(of: "\"source\":\"random\"", with: "\"source\":42") + "\n",
+            mentions: ["record 3", "line 3", "source"]
         ),
         Malformed(
             name: "a required field missing",

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import FetchHistory
+@_spi(Benchmarks) @testable import FetchHistory
 
 @Suite("HistoryStore.importFetches skips what the history has and refuses ids used twice")
 struct ImportFetchesTests {
@@ -85,5 +85,79 @@ struct ImportFetchesTests {
         #expect(third == ImportSummary(added: 1, skipped: 3))
         #expect(throws: RepeatedFetchID(id: fetches[0].id, firstRecord: 1)) { try importing(fetches + [fetches[0]]) }
         #expect(try count() == 4)
+    }
+
+    /// What an import may change besides rows: the schema (indexes are
+    /// dropped and built again) and the connection's page cache.
+    func schemaAndCache() throws -> [String] {
+        try store.read { db in
+            try db.rows("SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_schema ORDER BY type, name") { $0.text(0) }
+                + ["cache_size \(try db.scalarInt64("PRAGMA cache_size"))"]
+        }
+    }
+
+    func schemaVersion() throws -> Int64 {
+        try store.read { db in try db.scalarInt64("PRAGMA schema_version") }
+    }
+
+    @Test func anImportIntoASmallHistoryBuildsItsIndexesAfterItsRowsAndLeavesThemAsMigrationsMadeThem() throws {
+        // Given an empty history
+        let before = try schemaAndCache()
+        let version = try schemaVersion()
+
+        // When fetches are imported
+        try importing((1...50).map(Self.fetch))
+
+        // Then its indexes were dropped and made again (the schema changed
+        // while the rows went in), exactly as they were, and the page cache
+        // is back to what it was
+        #expect(try schemaVersion() > version)
+        #expect(try schemaAndCache() == before)
+        #expect(before.contains { $0.hasPrefix("index fetch_by_start ") })
+        // and every listing and count reads them
+        #expect(try store.read { db in try db.fetches(limit: 3) }.map(\.outcome) == [.succeeded(50), .succeeded(49), .succeeded(48)])
+        #expect(try store.read { db in try db.statistics() }.counts[.succeeded] == 50)
+    }
+
+    @Test func aRefusedImportLeavesTheIndexesAndThePageCacheAsTheyWere() throws {
+        // Given an empty history
+        let before = try schemaAndCache()
+
+        // When an import is refused half-way (an id used twice)
+        let first = Self.fetch(1)
+        var again = Self.fetch(2)
+        again.id = first.id
+        #expect(throws: RepeatedFetchID.self) { try importing([first, again]) }
+
+        // Then nothing of it is left: not a row, not a dropped index, not its cache
+        #expect(try schemaAndCache() == before)
+        #expect(try count() == 0)
+    }
+
+    @Test func anImportIntoALargeHistoryWritesIntoItsLiveIndexesAndStillTellsRepeatsFromKnownIDs() throws {
+        // Given a history as large as an import keeps its indexes for
+        let known = (1...ImportBatch.deferIndexesBelow).map(Self.fetch)
+        try importing(known)
+        let version = try schemaVersion()
+        let before = try schemaAndCache()
+
+        // When fetches are imported, known ones among them; then imports
+        // that use a new id twice, and a known id twice
+        let new = [Self.fetch(-1), Self.fetch(-2)]
+        let summary = try importing([new[0], known[5], new[1], known[9]])
+        let repeated = Self.fetch(-3)
+        #expect(throws: RepeatedFetchID(id: repeated.id, firstRecord: 2)) {
+            try importing([known[0], repeated, Self.fetch(-4), repeated])
+        }
+        #expect(throws: RepeatedFetchID(id: new[1].id, firstRecord: 3)) {
+            try importing([known[0], Self.fetch(-5), new[1], known[1], new[1]])
+        }
+
+        // Then the indexes were never rebuilt, known ids were skipped and
+        // each repeat was told from them, with its first record
+        #expect(summary == ImportSummary(added: 2, skipped: 2))
+        #expect(try schemaVersion() == version)
+        #expect(try schemaAndCache() == before)
+        #expect(try count() == known.count + 2)
     }
 }

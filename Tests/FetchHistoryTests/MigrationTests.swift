@@ -50,7 +50,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appending(path: "history.sqlite").path
         let store = try HistoryStore(path: path, access: .create)
-        try store.write { db in try db.beginSession(source: "random") }
+        _ = try store.write { db in try db.beginSession(source: "random") }
         let before = try Database(path: path, access: .readOnly).scalarInt64("PRAGMA schema_version")
 
         _ = try HistoryStore(path: path, access: .readWrite)
@@ -155,7 +155,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appending(path: "history.sqlite").path
         let store = try HistoryStore(path: path, access: .create)
-        try store.write { db in try db.beginSession(source: "random") }
+        _ = try store.write { db in try db.beginSession(source: "random") }
 
         for file in [path, path + "-wal", path + "-shm"] {
             let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int

@@ -9,6 +9,9 @@ struct ProcessCost {
     var wall: Double
     /// The peak resident set in KiB, when it was measured.
     var peakKiB: Int?
+    /// User and system CPU time in seconds: on a loaded machine, steadier
+    /// than the wall time.
+    var cpu: Double = 0
 }
 
 /// Runs a command as a whole process and measures it, the way a user's
@@ -39,18 +42,22 @@ struct ChildProcess {
     /// least the harness's size. GNU time forks from a small process.
     @discardableResult
     func run(measuringMemory: Bool = false) throws -> ProcessCost {
-        guard measuringMemory else { return ProcessCost(wall: try spawn(arguments), peakKiB: nil) }
+        guard measuringMemory else {
+            let (wall, cpu) = try spawn(arguments)
+            return ProcessCost(wall: wall, peakKiB: nil, cpu: cpu)
+        }
         let report = NSTemporaryDirectory() + "fetch-history-bench-\(getpid()).time"
         defer { try? FileManager.default.removeItem(atPath: report) }
-        let wall = try spawn([Self.gnuTime, "-f", "%M", "-o", report] + arguments)
+        let (wall, cpu) = try spawn([Self.gnuTime, "-f", "%M", "-o", report] + arguments)
         let text = try String(contentsOfFile: report, encoding: .utf8)
         guard let kibibytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
         else { throw BenchmarkError("cannot read GNU time's report: \(text)") }
-        return ProcessCost(wall: wall, peakKiB: kibibytes)
+        return ProcessCost(wall: wall, peakKiB: kibibytes, cpu: cpu)
     }
 
-    /// Spawns `arguments`, waits, and returns the wall time in seconds.
-    private func spawn(_ arguments: [String]) throws -> Double {
+    /// Spawns `arguments`, waits, and returns the wall time and the CPU time
+    /// (the child's and its waited-for children's) in seconds.
+    private func spawn(_ arguments: [String]) throws -> (wall: Double, cpu: Double) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -72,10 +79,13 @@ struct ChildProcess {
         guard code == 0 else {
             throw BenchmarkError("cannot start \(arguments[0]): \(String(cString: strerror(code)))")
         }
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw BenchmarkError("waitpid failed: \(String(cString: strerror(errno)))") }
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw BenchmarkError("wait4 failed: \(String(cString: strerror(errno)))") }
         }
         let wall = (clock.now - start).seconds
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         // WIFEXITED / WEXITSTATUS are macros Swift does not import.
         let exited = status & 0x7F == 0
         let exitCode = (status >> 8) & 0xFF
@@ -85,7 +95,7 @@ struct ChildProcess {
                 "\(arguments.joined(separator: " ")) failed (status \(status)): \(log.prefix(2_000))"
             )
         }
-        return wall
+        return (wall, cpu)
     }
 
     static let gnuTime = "/usr/bin/time"

@@ -42,6 +42,24 @@ final class RawConnection {
     }
 
     var changes: Int32 { sqlite3_changes(handle) }
+
+    /// Every row of `sql` with `values` bound, each column as text (NULL: nil).
+    func rows(_ sql: String, _ values: [Int64]) throws -> [[String?]] {
+        let statement = try prepare(sql)
+        for (offset, value) in values.enumerated() { statement.bind(Int32(offset + 1), value) }
+        var rows: [[String?]] = []
+        while true {
+            let code = sqlite3_step(statement.handle)
+            guard code == SQLITE_ROW else {
+                sqlite3_reset(statement.handle)
+                guard code == SQLITE_DONE else { throw BenchmarkError("\(sql): \(String(cString: sqlite3_errmsg(handle)))") }
+                return rows
+            }
+            rows.append((0..<sqlite3_column_count(statement.handle)).map { column in
+                sqlite3_column_text(statement.handle, column).map { String(cString: $0) }
+            })
+        }
+    }
 }
 
 /// A prepared statement, bound by index.

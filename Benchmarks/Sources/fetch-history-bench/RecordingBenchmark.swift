@@ -1,4 +1,4 @@
-import FetchHistory
+@_spi(Benchmarks) import FetchHistory
 import Foundation
 import GRDB
 
@@ -8,7 +8,8 @@ import GRDB
 /// `synchronous = NORMAL`. Three engines do exactly that on a fresh database
 /// that has the project's schema.
 enum RecordingEngine: String, CaseIterable {
-    /// `HistoryStore.beginSession`, then `recordStart` + `recordEnd`.
+    /// `beginSession`, then `recordStart` + `recordEnd`, each in its own
+    /// `HistoryStore.write` (as `HistoryRecorder` does, without its queue hop).
     case store
     /// The C API, prepared statements reused, UUIDs formatted into a buffer.
     case raw
@@ -56,16 +57,22 @@ extension RecordingEngine {
         switch self {
         case .store:
             let store = try HistoryStore(path: path, access: .readWrite)
-            let session = try store.beginSession(id: sessionID, source: "random", at: sessionStart, process: process)
+            let session = try store.write { db in
+                try db.beginSession(id: sessionID, source: "random", at: sessionStart, process: process)
+            }
             let start = clock.now
             for fetch in fetches {
-                try store.recordStart(
-                    of: fetch.id, in: session, at: fetch.startedAt, timeout: fetch.timeout.map { .milliseconds($0) }
-                )
-                try store.recordEnd(
-                    of: fetch.id, at: fetch.endedAt, duration: .milliseconds(fetch.duration), outcome: fetch.outcome,
-                    cause: fetch.cause, response: fetch.response
-                )
+                try store.write { db in
+                    try db.recordStart(
+                        of: fetch.id, in: session, at: fetch.startedAt, timeout: fetch.timeout.map { .milliseconds($0) }
+                    )
+                }
+                try store.write { db in
+                    try db.recordEnd(
+                        of: fetch.id, at: fetch.endedAt, duration: .milliseconds(fetch.duration), outcome: fetch.outcome,
+                        cause: fetch.cause, response: fetch.response
+                    )
+                }
             }
             return (clock.now - start).seconds
 
@@ -73,9 +80,9 @@ extension RecordingEngine {
             let connection = try RawConnection(path: path)
             let begin = try connection.prepare("BEGIN IMMEDIATE")
             let commit = try connection.prepare("COMMIT")
-            let insertSession = try connection.prepare(StoreSQL.insertSession)
-            let insert = try connection.prepare(StoreSQL.insertFetch)
-            let end = try connection.prepare(StoreSQL.endFetch)
+            let insertSession = try connection.prepare(HistorySQL.insertSession)
+            let insert = try connection.prepare(HistorySQL.insertFetch)
+            let end = try connection.prepare(HistorySQL.endFetch)
             var sessionText = UUIDText()
             sessionText.format(sessionID)
             try begin.run()
@@ -102,8 +109,8 @@ extension RecordingEngine {
                 try insert.run()
                 try commit.run()
 
-                let columns = OutcomeColumns(fetch.outcome)
-                let cause = CauseColumns(fetch.cause)
+                let columns = StoredOutcome(fetch.outcome)
+                let cause = fetch.cause
                 try begin.run()
                 end.bind(1, fetch.endedAt.millisecondsSince1970)
                 end.bind(2, fetch.duration)
@@ -114,7 +121,7 @@ extension RecordingEngine {
                 end.bind(7, fetch.response.map { Int64($0.status) })
                 end.bind(8, fetch.response.map { Int64($0.bytes) })
                 end.bind(9, cause.name)
-                end.bind(10, cause.answerValue)
+                end.bind(10, cause.answerValue.map(Int64.init))
                 end.bind(11, cause.answerError)
                 idText.bind(to: end, at: 12)
                 try end.run()
@@ -127,7 +134,7 @@ extension RecordingEngine {
             let queue = try DatabaseQueue(path: path, configuration: .benchmark)
             let session = sessionID.lowercased
             try queue.write { db in
-                try db.execute(sql: StoreSQL.insertSession, arguments: [
+                try db.execute(sql: HistorySQL.insertSession, arguments: [
                     session, sessionStart.millisecondsSince1970, "random", process.host, Int64(process.processID),
                     process.bootID, process.startTicks,
                 ])
@@ -137,17 +144,17 @@ extension RecordingEngine {
                 let id = fetch.id.lowercased
                 try queue.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
-                        try db.cachedStatement(sql: StoreSQL.insertFetch).execute(arguments: [
+                        try db.cachedStatement(sql: HistorySQL.insertFetch).execute(arguments: [
                             id, session, "random", fetch.startedAt.millisecondsSince1970, fetch.timeout,
                         ])
                         return .commit
                     }
                 }
-                let columns = OutcomeColumns(fetch.outcome)
-                let cause = CauseColumns(fetch.cause)
+                let columns = StoredOutcome(fetch.outcome)
+                let cause = fetch.cause
                 try queue.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
-                        try db.cachedStatement(sql: StoreSQL.endFetch).execute(arguments: [
+                        try db.cachedStatement(sql: HistorySQL.endFetch).execute(arguments: [
                             fetch.endedAt.millisecondsSince1970, fetch.duration, columns.outcome, columns.cancelReason,
                             columns.value, columns.error, fetch.response.map { Int64($0.status) },
                             fetch.response.map { Int64($0.bytes) }, cause.name, cause.answerValue, cause.answerError, id,

@@ -14,15 +14,18 @@ struct Suite {
     var recordCount: Int
     /// Multiplies every repetition count (a quick look: 0.5).
     var repetitionScale: Double
+    /// An earlier `fetch-history` whose imports run in the same rounds.
+    var previousCLI: String?
 
-    private var report: Report
+    var report: Report
 
-    init(size: Int, cli: String, work: String, recordCount: Int, repetitionScale: Double) {
+    init(size: Int, cli: String, work: String, recordCount: Int, repetitionScale: Double, previousCLI: String? = nil) {
         self.size = size
         self.cli = cli
         self.work = work
         self.recordCount = recordCount
         self.repetitionScale = repetitionScale
+        self.previousCLI = previousCLI
         report = Report(size: size)
     }
 
@@ -31,9 +34,9 @@ struct Suite {
         Array(Set([10_000, 100_000, 1_000_000, size].filter { $0 <= size })).sorted()
     }
 
-    private func repetitions(_ count: Int) -> Int { max(1, Int((Double(count) * repetitionScale).rounded())) }
-    private func jsonl(_ size: Int) -> String { "\(work)/history-\(size).jsonl" }
-    private func database(_ size: Int) -> String { "\(work)/history-\(size).sqlite" }
+    func repetitions(_ count: Int) -> Int { max(1, Int((Double(count) * repetitionScale).rounded())) }
+    func jsonl(_ size: Int) -> String { "\(work)/history-\(size).jsonl" }
+    func database(_ size: Int) -> String { "\(work)/history-\(size).sqlite" }
 
     mutating func run() throws -> Report {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -50,11 +53,10 @@ struct Suite {
         try listComparisons()
         try statsComparison()
         try processStart()
+        try bulkLoadComparisons()
         try importComparisons()
         try recordingComparisons()
-        report.notes.append(
-            "Load average (1, 5, 15 min) at the start: \(loadBefore); at the end: \(Self.loadAverage()). Anything else running on the machine slows both sides of a comparison, but not always equally."
-        )
+        report.notes.append(loadNote(since: loadBefore))
         report.notes.append(
             "Processes write standard output to /dev/null; each is run once to warm the page cache, then fetch-history and the baseline alternate."
         )
@@ -64,12 +66,31 @@ struct Suite {
         return report
     }
 
+    /// Only the comparisons of `fetch-history import` with SQLite's own bulk
+    /// load (`fetch-history-bench imports`).
+    mutating func runImports() throws -> Report {
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let loadBefore = Self.loadAverage()
+        log("generating \(size.formatted) fetches")
+        try HistoryGenerator(count: size).writeJSONLines(to: jsonl(size))
+        Self.removeDatabase(database(size))
+        log("importing them with fetch-history import")
+        try ChildProcess([cli, "import", "-d", database(size), jsonl(size)]).run()
+        try bulkLoadComparisons()
+        report.notes.append(loadNote(since: loadBefore))
+        return report
+    }
+
+    private func loadNote(since loadBefore: String) -> String {
+        "Load average (1, 5, 15 min) at the start: \(loadBefore); at the end: \(Self.loadAverage()). Anything else running on the machine slows both sides of a comparison, but not always equally."
+    }
+
     // MARK: - Whole processes
 
     /// Runs `subject` and `baseline` alternately, after one warm-up each.
     /// With `measuringMemory`, every run goes through GNU time and the
     /// peaks are the highest seen.
-    private func alternate(
+    func alternate(
         _ subject: ChildProcess, _ baseline: ChildProcess, repetitions: Int, measuringMemory: Bool = false
     ) throws -> (subject: Samples, baseline: Samples, subjectPeakKiB: Int, baselinePeakKiB: Int) {
         try subject.run()
@@ -226,12 +247,12 @@ struct Suite {
             repetitions: runs
         ))
         report.comparisons.append(Comparison(
-            name: "import \(size.formatted) (`HistoryStore.importFetches`, in process)", subject: "fetch-history",
+            name: "import \(size.formatted) (`importFetches`, in process)", subject: "fetch-history",
             subjectMedian: samples[.store]!.median, baseline: "raw C batch insert", baselineMedian: raw,
             unit: .seconds, target: .timeRatioAtMost(1 / 0.8, stated: "≥ 0.8× speed"), repetitions: runs
         ))
         report.comparisons.append(Comparison(
-            name: "import \(size.formatted) (`HistoryStore.importFetches`, in process)", subject: "fetch-history",
+            name: "import \(size.formatted) (`importFetches`, in process)", subject: "fetch-history",
             subjectMedian: samples[.store]!.median, baseline: "GRDB batch insert",
             baselineMedian: samples[.grdb]!.median, unit: .seconds, target: .none, repetitions: runs
         ))

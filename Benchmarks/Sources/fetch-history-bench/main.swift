@@ -1,13 +1,16 @@
-import FetchHistory
+@_spi(Benchmarks) import FetchHistory
 import Foundation
 
 let usage = """
-    usage: fetch-history-bench run --cli PATH [--size N] [--work DIR] [--record-count N] [--repetition-scale X]
+    usage: fetch-history-bench run --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--record-count N] [--repetition-scale X]
+           fetch-history-bench imports --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--repetition-scale X]
            fetch-history-bench generate --count N --output FILE
            fetch-history-bench record --engine store|raw|grdb --count N --db FILE
            fetch-history-bench import --engine store|raw|grdb --count N --db FILE
 
       run        the whole suite at N fetches (default 1,000,000); prints a Markdown report
+      imports    only `fetch-history import` against SQLite's own bulk load, into an empty and a full database
+      --previous-cli  an earlier fetch-history build whose imports run in the same rounds
       generate   writes N generated fetches as export records (JSONL)
       record     records N fetches with one engine into a new database (for profiling)
       import     imports N generated fetches with one engine into a new database (for profiling)
@@ -46,15 +49,17 @@ do {
     guard let command = arguments.first else { throw BenchmarkError(usage) }
     let given = try options(arguments.dropFirst())
     switch command {
-    case "run":
+    case "run", "imports":
         var suite = Suite(
             size: try integer(given, "size", default: 1_000_000),
             cli: try required(given, "cli"),
             work: given["work"] ?? NSTemporaryDirectory() + "fetch-history-bench",
             recordCount: try integer(given, "record-count", default: 20_000),
-            repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1
+            repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1,
+            previousCLI: given["previous-cli"]
         )
-        print(try suite.run().markdown(), terminator: "")
+        let report = command == "run" ? try suite.run() : try suite.runImports()
+        print(report.markdown(), terminator: "")
 
     case "generate":
         try HistoryGenerator(count: try integer(given, "count")).writeJSONLines(to: try required(given, "output"))

@@ -6,7 +6,7 @@ extension Database {
     /// Records the start of a session: once per run, before its fetches.
     @discardableResult
     public func beginSession(
-        id: UUID = UUID(), source: String, at startedAt: Timestamp = .now,
+        id: UUID = .timeOrdered(), source: String, at startedAt: Timestamp = .now,
         process: ProcessIdentity = .current
     ) throws -> Session {
         let session = Session(id: id, startedAt: startedAt, source: source, process: process)
@@ -38,9 +38,9 @@ extension Database {
         let columns = StoredOutcome(outcome)
         try execute(HistorySQL.endFetch, [
             .integer(endedAt.millisecondsSince1970), .integer(duration.wholeMilliseconds),
-            .text(columns.outcome), .text(columns.cancelReason), .integer(columns.value),
+            .text(columns.outcome), .text(columns.cancelReason), .value(columns.value),
             .text(columns.error), .integer(response?.status), .integer(response?.bytes),
-            .text(cause.name), .integer(cause.answerValue?.integer), .text(cause.answerError),
+            .text(cause.name), .value(cause.answerValue), .text(cause.answerError),
             .text(id.lowercased),
         ])
         if changes != 1 { throw HistoryError.notRunning(id) }

@@ -52,11 +52,13 @@ extension FetchEnd.Cause {
         }
     }
 
-    var answerValue: FetchValue? {
+    /// The value stored in `fetch.answer_value`, for an answer.
+    @_spi(Benchmarks) public var answerValue: FetchValue? {
         if case .answer(let value) = self { value } else { nil }
     }
 
-    var answerError: String? {
+    /// The message stored in `fetch.answer_error`, for a failure.
+    @_spi(Benchmarks) public var answerError: String? {
         if case .failure(let message) = self { message } else { nil }
     }
 }

@@ -56,12 +56,12 @@ public struct FetchValue: Hashable, Sendable, CustomStringConvertible, Expressib
         }
     }
 
-    /// The value as an `Int`, when it is a JSON integer that fits one.
+    /// The value as an `Int`, when its JSON is an integer that fits one,
+    /// written the way `Int` writes it: `-0` or `1.0` stay JSON, so that
+    /// whatever was recorded is given back byte for byte.
     public var integer: Int? {
-        var digits = json.utf8[...]
-        if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
-        return Int(json)
+        guard let integer = Int(json), String(integer) == json else { return nil }
+        return integer
     }
 
     public var description: String { json }

@@ -2,16 +2,17 @@ import CSQLite
 import FoundationEssentials
 
 /// The outcome as the `fetch` table's columns hold it.
-struct StoredOutcome {
-    var outcome: String
-    var cancelReason: String?
-    var value: Int64?
-    var error: String?
+@_spi(Benchmarks)
+public struct StoredOutcome {
+    public var outcome: String
+    public var cancelReason: String?
+    public var value: FetchValue?
+    public var error: String?
 
-    init(_ outcome: FetchOutcome) {
+    public init(_ outcome: FetchOutcome) {
         self.outcome = outcome.status.rawValue
         switch outcome {
-        case .succeeded(let value): self.value = value.integer.map(Int64.init)
+        case .succeeded(let value): self.value = value
         case .failed(let message): error = message
         case .cancelled(let reason): cancelReason = reason.rawValue
         case .timedOut, .interrupted: break
@@ -30,7 +31,7 @@ enum HistoryRow {
     static func fetch(_ row: Row) throws -> Fetch {
         let outcome: FetchOutcome? = switch status(outcome: row.optionalText(6), isAlive: row.optionalInt64(10)) {
         case .running: nil
-        case .succeeded: .succeeded(FetchValue(Int(row.int64(8))))
+        case .succeeded: .succeeded(row.optionalFetchValue(8) ?? FetchValue(validJSON: "null"))
         case .failed: .failed(row.optionalText(9) ?? "")
         case .cancelled: .cancelled(CancelReason(rawValue: row.text(7)) ?? .user)
         case .timedOut: .timedOut
@@ -51,7 +52,7 @@ enum HistoryRow {
         guard let tappedAt = row.optionalInt64(13) else { return nil }
         var end: FetchScript.End?
         if let name = row.optionalText(15), let at = row.optionalInt64(16),
-           let cause = FetchEnd.Cause(name: name, value: row.optionalInt64(17).map { FetchValue(Int($0)) }, error: row.optionalText(18)) {
+           let cause = FetchEnd.Cause(name: name, value: row.optionalFetchValue(17), error: row.optionalText(18)) {
             end = FetchScript.End(cause: cause, at: Timestamp(millisecondsSince1970: at))
         }
         return FetchScript(

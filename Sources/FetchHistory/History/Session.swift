@@ -10,7 +10,7 @@ public struct Session: Hashable, Sendable, Identifiable {
     /// process died.
     public var process: ProcessIdentity
 
-    public init(id: UUID = UUID(), startedAt: Timestamp, source: String, process: ProcessIdentity) {
+    public init(id: UUID = .timeOrdered(), startedAt: Timestamp, source: String, process: ProcessIdentity) {
         self.id = id
         self.startedAt = startedAt
         self.source = source

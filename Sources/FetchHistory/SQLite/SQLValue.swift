@@ -19,3 +19,13 @@ extension SQLValue {
     /// `.integer(Int64(value))`, or `.null` when `value` is nil.
     public static func integer(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
 }
+
+extension SQLValue {
+    /// How the history stores a fetched value: an integer as an integer (so
+    /// SQL that reads numbers keeps working), anything else as its JSON
+    /// text; `.null` when there is none.
+    static func value(_ value: FetchValue?) -> SQLValue {
+        guard let value else { return .null }
+        return value.integer.map { .integer(Int64($0)) } ?? .text(value.json)
+    }
+}

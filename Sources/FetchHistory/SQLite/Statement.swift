@@ -9,7 +9,7 @@ public final class Statement {
     let handle: OpaquePointer
     /// The SQL text, kept for error messages.
     public let sql: String
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
 
     init(connection: OpaquePointer, sql: String) throws(SQLiteError) {
         var handle: OpaquePointer?
@@ -101,5 +101,15 @@ public struct Row {
 
     public func optionalText(_ column: Int32) -> String? {
         isNull(column) ? nil : text(column)
+    }
+
+    /// A fetched value, by the type it was stored as: an integer is the
+    /// number, text its JSON (the table's CHECK keeps it valid JSON).
+    func optionalFetchValue(_ column: Int32) -> FetchValue? {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: nil
+        case SQLITE_INTEGER: FetchValue(Int(int64(column)))
+        default: FetchValue(validJSON: text(column))
+        }
     }
 }

@@ -29,7 +29,7 @@ public final class RecordedFetch: Sendable {
     private let cancel = Mutex<FetchCancellation?>(nil)
 
     init(tappedAt: Duration, in recording: FetchRecording) {
-        self.id = UUID()
+        self.id = .timeOrdered()
         self.tappedAt = tappedAt
         self.recording = recording
     }

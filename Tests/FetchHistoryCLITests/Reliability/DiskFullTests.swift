@@ -40,7 +40,7 @@ extension ReliabilityTests {
                 #expect(again.status == 1 && !again.wasSignalled, "\(again)")
                 #expect(Self.isClearDiskFullMessage(again.standardError, path: path), "\(again)")
                 let records = sandbox.path("more.jsonl")
-                try ExportRecord.jsonl(Fixtures.succeeded(500)).write(to: URL(fileURLWithPath: records))
+                try ExportRecord.jsonl(Fixtures.succeeded(5_000)).write(to: URL(fileURLWithPath: records))
                 let importing = try await sandbox.run("import", records, "--database", path)
                 #expect(importing.status == 1 && !importing.wasSignalled, "\(importing)")
                 #expect(Self.isClearDiskFullMessage(importing.standardError, path: path), "\(importing)")

@@ -94,7 +94,7 @@ struct RecordFields {
         guard let startedAt = try time(.startedAt) else { throw RecordError(message: "'startedAt' is missing") }
         let endedAt = try time(.endedAt)
         let duration = try integer(.durationMs)
-        let value = try integer(.value)
+        let value = fetchValue(.value, keepingNull: status == .succeeded)
         let error = try string(.error)
         let reasonText = try string(.cancelReason)
         let httpStatus = try integer(.status)
@@ -114,10 +114,10 @@ struct RecordFields {
             if let timeout, timeout < 0 { throw RecordError(message: "'timeoutMs' is negative") }
             var end: FetchScript.End?
             if let name = try string(.endedBy) {
-                let answerValue = try integer(.answerValue)
+                let answerValue = fetchValue(.answerValue, keepingNull: name == "answer")
                 guard let at = try time(.endedByAt) else { throw RecordError(message: "'endedByAt' is missing") }
                 guard let cause = FetchEnd.Cause(
-                    name: name, value: answerValue.flatMap { Int(exactly: $0) }.map { FetchValue($0) }, error: try string(.answerError)
+                    name: name, value: answerValue, error: try string(.answerError)
                 ) else {
                     throw RecordError(message: "'endedBy' must be answer (with answerValue), failure (with answerError), cancel, fetch or timeout, not '\(name.prefix(40))'")
                 }
@@ -146,8 +146,8 @@ struct RecordFields {
         switch status {
         case .running: outcome = nil
         case .succeeded:
-            guard let value, let number = Int(exactly: value) else { throw RecordError(message: "'value' is out of range") }
-            outcome = .succeeded(FetchValue(number))
+            guard let value else { throw RecordError(message: "'value' is missing for a succeeded fetch") }
+            outcome = .succeeded(value)
         case .failed:
             guard let error else { throw RecordError(message: "'error' is missing for a failed fetch") }
             outcome = .failed(error)
@@ -197,6 +197,43 @@ struct RecordFields {
 
     private func text(of token: JSONToken) -> ArraySlice<UInt8> {
         bytes[token.start..<token.end]
+    }
+
+    /// The JSON value at `key` as a fetched value, exactly as written but
+    /// for the white space between its tokens (an export has none, so
+    /// export → import → export is byte-identical); nil when there is no
+    /// such key, and for null unless `keepingNull` (a fetch that succeeded
+    /// may have fetched null itself).
+    private func fetchValue(_ key: RecordKey, keepingNull: Bool) -> FetchValue? {
+        guard let token = slots[key.rawValue], token.kind != .null || keepingNull else { return nil }
+        let json = switch token.kind {
+        case .null: "null"
+        case .string: String(decoding: bytes[(token.start - 1)..<(token.end + 1)], as: UTF8.self)
+        case .object, .array: Self.compacted(text(of: token))
+        case .number, .bool: String(decoding: text(of: token), as: UTF8.self)
+        }
+        return FetchValue(validJSON: json)
+    }
+
+    /// `json` (one valid value) without white space outside its strings.
+    private static func compacted(_ json: ArraySlice<UInt8>) -> String {
+        var compact: [UInt8] = []
+        compact.reserveCapacity(json.count)
+        var isInString = false
+        var isEscaped = false
+        for byte in json {
+            if isInString {
+                if isEscaped { isEscaped = false }
+                else if byte == UInt8(ascii: "\\") { isEscaped = true }
+                else if byte == UInt8(ascii: "\"") { isInString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                isInString = true
+            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                continue
+            }
+            compact.append(byte)
+        }
+        return String(decoding: compact, as: UTF8.self)
     }
 
     private func integer(_ key: RecordKey) throws(RecordError) -> Int64? {

@@ -1,0 +1,92 @@
+import FetchHistoryTesting
+import Foundation
+import Testing
+@testable import FetchHistory
+
+/// Any fetched value is kept exactly: integers as SQLite integers (so SQL
+/// that reads numbers works), everything else as its JSON text.
+@Suite struct LosslessValueTests {
+    struct User: Codable, Equatable, Sendable {
+        var id: Int
+        var name: String
+    }
+
+    /// Records one succeeded fetch ending in `value` (and answered by it)
+    /// and reads it back, with the types SQLite stored.
+    static func roundTrip(_ value: FetchValue) async throws -> (fetch: Fetch, valueType: String, answerType: String) {
+        let store = try HistoryStore.inMemory()
+        return try await store.write { db in
+            let session = try db.beginSession(source: "test", at: Timestamp(millisecondsSince1970: 1_000))
+            let id = UUID()
+            try db.recordStart(of: id, in: session, at: Timestamp(millisecondsSince1970: 1_010))
+            try db.recordEnd(
+                of: id, at: Timestamp(millisecondsSince1970: 1_020), duration: .milliseconds(10),
+                outcome: .succeeded(value), cause: .answer(value)
+            )
+            let types = try db.rows("SELECT typeof(value), typeof(answer_value) FROM fetch") { row in (row.text(0), row.text(1)) }
+            return (try #require(try db.fetches().first), types[0].0, types[0].1)
+        }
+    }
+
+    @Test(arguments: [
+        (try! FetchValue(encoding: User(id: 1, name: "Ada")), #"{"id":1,"name":"Ada"}"#, "text"),
+        (try! FetchValue(encoding: "Grüße, \"Ada\" 😀"), #""Grüße, \"Ada\" 😀""#, "text"),
+        (try! FetchValue(encoding: [1, 2, 3]), "[1,2,3]", "text"),
+        (try! FetchValue(encoding: 1.5), "1.5", "text"),
+        (try! FetchValue(encoding: true), "true", "text"),
+        (FetchValue(42), "42", "integer"),
+        (FetchValue(-7), "-7", "integer"),
+        (FetchValue(Int.min), String(Int.min), "integer"),
+    ])
+    func aValueIsReadBackAsTheJSONItWasWithIntegersStoredAsIntegers(value: FetchValue, json: String, storedAs: String) async throws {
+        // Given a fetch recorded with the value as its result and its answer
+        // When it is read back
+        let (fetch, valueType, answerType) = try await Self.roundTrip(value)
+
+        // Then both are the same JSON text, stored as integers only when integers
+        #expect(value.json == json)
+        #expect(fetch.value == value)
+        #expect(fetch.script?.end?.cause == .answer(value))
+        #expect(valueType == storedAs)
+        #expect(answerType == storedAs)
+    }
+
+    @Test func aUserComesBackAsTheUser() async throws {
+        let user = User(id: 7, name: "Grace")
+        let (fetch, _, _) = try await Self.roundTrip(try FetchValue(encoding: user))
+        #expect(try fetch.value?.decoded(as: User.self) == user)
+    }
+
+    @Test(arguments: ["-0", "0.0", "1e3", "007", "99999999999999999999", "+5", " 5"])
+    func onlyJSONWrittenAsIntWritesItIsAnInteger(json: String) {
+        // Stored as an integer, such text would be read back as other text
+        #expect(FetchValue(validJSON: json).integer == nil)
+    }
+
+    @Test func textThatIsAnIntegerIsOne() {
+        #expect(FetchValue(validJSON: "-12").integer == -12)
+        #expect(FetchValue(validJSON: String(Int.max)).integer == Int.max)
+    }
+
+    @Test(arguments: [
+        ("a real", "1.5"), ("a blob", "x'00'"), ("text that is not JSON", "'Ada'"), ("text that is half a JSON object", "'{\"id\":1'"),
+    ])
+    func theTableRefusesAValueThatIsNeitherAnIntegerNorJSONText(kind: String, literal: String) async throws {
+        // Given a history
+        let store = try HistoryStore.inMemory()
+        try await store.write { db in
+            try db.execute("INSERT INTO session (id, started_at, source, host, process_id) VALUES ('s', 0, 'test', 'h', 1)")
+            for column in ["value", "answer_value"] {
+                // When another program writes such a value
+                let outcome = column == "value" ? "'succeeded'" : "'failed'"
+                let sql = "INSERT INTO fetch (id, session_id, source, started_at, outcome, \(column)) VALUES ('f', 's', 'test', 0, \(outcome), \(literal))"
+
+                // Then the CHECK refuses it
+                #expect(throws: SQLiteError.self, "\(kind) in \(column)") { try db.execute(sql) }
+            }
+            // while an integer and JSON text are taken
+            try db.execute("INSERT INTO fetch (id, session_id, source, started_at, outcome, value, answer_value) VALUES ('g', 's', 'test', 0, 'succeeded', 5, '\"five\"')")
+            #expect(try db.scalarInt64("SELECT count(*) FROM fetch") == 1)
+        }
+    }
+}
