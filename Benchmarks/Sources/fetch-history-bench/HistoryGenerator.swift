@@ -83,8 +83,8 @@ struct HistoryGenerator: Sequence {
                 let value = 1 + random.below(100)
                 // Mostly 80–400 ms, with a slow tail.
                 duration = Int64(random.below(100) < 5 ? 1_000 + random.below(4_000) : 80 + random.below(320))
-                outcome = .succeeded(value)
-                cause = .answer(value)
+                outcome = .succeeded(FetchValue(value))
+                cause = .answer(FetchValue(value))
                 if isHTTP { response = SourceResponse(status: 200, bytes: String(value).utf8.count + 1) }
             case ..<920:
                 duration = Int64(20 + random.below(2_000))

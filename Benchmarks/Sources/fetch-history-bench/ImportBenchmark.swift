@@ -76,7 +76,7 @@ extension ImportEngine {
                 insert.bind(15, script?.timeoutMilliseconds)
                 insert.bind(16, cause?.name)
                 insert.bind(17, script?.end?.at.millisecondsSince1970)
-                insert.bind(18, cause?.answerValue.map(Int64.init))
+                insert.bind(18, cause?.answerValue)
                 insert.bind(19, cause?.answerError)
                 try insert.run()
                 if connection.changes == 1 { added += 1 }

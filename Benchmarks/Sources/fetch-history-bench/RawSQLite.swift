@@ -1,4 +1,5 @@
 import BenchSQLite
+import FetchHistory
 import Foundation
 
 /// The SQLite C API with nothing in between: the floor the store's and
@@ -82,6 +83,12 @@ final class RawStatement {
 
     func bind(_ index: Int32, _ value: Int64?) {
         if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    /// A fetched value as the store keeps it: an integer as an integer,
+    /// anything else as its JSON text.
+    func bind(_ index: Int32, _ value: FetchValue?) {
+        if let integer = value?.integer { bind(index, Int64(integer)) } else { bind(index, value?.json) }
     }
 
     func bind(_ index: Int32, _ value: String?) {

@@ -121,7 +121,7 @@ extension RecordingEngine {
                 end.bind(7, fetch.response.map { Int64($0.status) })
                 end.bind(8, fetch.response.map { Int64($0.bytes) })
                 end.bind(9, cause.name)
-                end.bind(10, cause.answerValue.map(Int64.init))
+                end.bind(10, cause.answerValue)
                 end.bind(11, cause.answerError)
                 idText.bind(to: end, at: 12)
                 try end.run()
