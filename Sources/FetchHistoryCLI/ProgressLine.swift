@@ -31,6 +31,8 @@ final class ProgressLine {
     private var ended = 0
     private var lastEnd: Duration?
     private var isOnScreen = false
+    /// Set by `clear()`: no redraw before this, on the recording's clock.
+    private var hiddenUntil: Duration?
     private var ticker: Task<Void, Never>?
 
     /// - Parameter isShown: whether standard error is a terminal; nothing is
@@ -55,13 +57,12 @@ final class ProgressLine {
     }
 
     /// Takes the line off the screen, before an output line is printed. It
-    /// comes back at the next redraw, not at once: an output line that went
-    /// through a pipe (`| head`) reaches the terminal a moment later, and a
-    /// line drawn in between would sit in front of it.
+    /// comes back a whole refresh later, not at once: an output line that
+    /// went through a pipe (`| head`) reaches the terminal a moment later,
+    /// and a line drawn in between would sit in front of it.
     func clear() {
-        guard isOnScreen else { return }
-        StandardError.write(Self.erase)
-        isOnScreen = false
+        hiddenUntil = recording.now + Self.refresh
+        erase()
     }
 
     /// `fetch` has ended (and been printed): the line moves to the next one.
@@ -74,7 +75,7 @@ final class ProgressLine {
     func stop() {
         ticker?.cancel()
         ticker = nil
-        clear()
+        erase()
     }
 
     /// What a second signal, which ends the process at once, writes first:
@@ -86,9 +87,16 @@ final class ProgressLine {
     }
 
     private func draw() {
-        guard let text = status() else { return clear() }
+        if let hiddenUntil, recording.now < hiddenUntil { return }
+        guard let text = status() else { return erase() }
         StandardError.write(Self.erase + text)
         isOnScreen = true
+    }
+
+    private func erase() {
+        guard isOnScreen else { return }
+        StandardError.write(Self.erase)
+        isOnScreen = false
     }
 
     /// The line for this moment; nil once every fetch has ended.
