@@ -93,6 +93,27 @@ struct FetchProgressTests {
         #expect(progressLeft(screen).isEmpty, "\(screen.lines)")
     }
 
+    @Test func aSecondCtrlCThatEndsTheProcessAtOnceStillErasesTheLine() async throws {
+        // Given a terminal and a slow fetch in flight, its progress shown
+        let sandbox = try Sandbox()
+        let child = try await TerminalProcess.start(
+            ["fetch", "--latency", "30s"], environment: sandbox.environment(), workingDirectory: sandbox.root
+        )
+        let shown = await child.waitForTranscript { shownElapsed(in: $0).contains { $0 > 0 } }
+
+        // When Ctrl-C arrives twice, back to back
+        child.send(SIGINT)
+        child.send(SIGINT)
+        let result = try await child.wait()
+
+        // Then, whether the first ended it (130) or the second killed it, no progress is left
+        #expect(shown, "\(result)")
+        #expect((result.status == 130 && !result.wasSignalled) || (result.wasSignalled && result.status == SIGINT), "\(result)")
+        let screen = TerminalScreen(result.transcript)
+        #expect(screen.lines.last == "", "\(screen.lines)")
+        #expect(progressLeft(screen).isEmpty, "\(screen.lines)")
+    }
+
     @Test func aFailingRunClearsTheLineBeforeItsRowsAndAtExit() async throws {
         // Given a terminal and fetches that time out
         let sandbox = try Sandbox()
