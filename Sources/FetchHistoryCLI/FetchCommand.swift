@@ -110,6 +110,7 @@ struct FetchCommand: AsyncParsableCommand {
         let run = Task { @MainActor in
             try await viewState.fetch(count: count, interval: interval.duration) { completed in
                 progress.clear()
+                progress.ended(completed)
                 // Print what was recorded, read back, rather than what we meant to record.
                 guard let fetch = try? store.read({ db in try db.fetch(idPrefix: completed.id.lowercased) }) else { return }
                 do {
@@ -118,8 +119,9 @@ struct FetchCommand: AsyncParsableCommand {
                     case .json, .jsonl: try output.write { JSONWriter.append(to: &$0) { $0.record(fetch); $0.newline() } }
                     }
                     try output.flush()
-                    progress.ended(completed)
                 } catch {
+                    // Nowhere to print: fetch no more (the loop checks for
+                    // cancellation before each fetch).
                     writeFailure = error
                     withUnsafeCurrentTask { $0?.cancel() }
                 }
@@ -138,7 +140,8 @@ struct FetchCommand: AsyncParsableCommand {
         if writeFailure is OutputClosed { reader.readerLeft() }
         if reader.hasReaderLeft {
             // Quietly, and 0, as `export | head` and `list | head` end (and
-            // git and ripgrep): the reader took what it wanted.
+            // ripgrep; git is killed by SIGPIPE, which the shell doesn't
+            // report either): the reader took what it wanted.
             throw OutputClosed()
         }
         if let writeFailure { throw writeFailure }
