@@ -71,14 +71,12 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     /// The `--source` URL, when it is an http(s) URL with a host, its scheme
-    /// in lower case: schemes are case-insensitive (RFC 3986, 3.1) but
-    /// URLSession on Linux refuses `HTTP://` as unsupported.
+    /// in lower case (`HTTP://` is `http://`, and recorded so).
     private var httpURL: URL? {
-        guard var parts = URLComponents(string: source), let scheme = parts.scheme?.lowercased(),
-              ["http", "https"].contains(scheme), let host = parts.host, !host.isEmpty
+        guard let url = URL(string: source)?.withLowercaseScheme, ["http", "https"].contains(url.scheme),
+              let host = url.host, !host.isEmpty
         else { return nil }
-        parts.scheme = scheme
-        return parts.url
+        return url
     }
 
     func run() async throws {
