@@ -12,13 +12,24 @@ struct FetchCommand: AsyncParsableCommand {
             the start of the next. Ctrl-C cancels the fetch in flight, records it as cancelled \
             and exits 130; a second Ctrl-C exits at once.
 
-            Exit status: 0 when every fetch succeeded, 1 when any failed or timed out, 130 on \
-            Ctrl-C (143 on SIGTERM).
+            On a terminal, standard error shows one live line while it works — the fetch's \
+            number and how long it has run — cleared before each printed fetch and at exit. \
+            Nothing is shown when standard error is not a terminal.
+
+            --format jsonl prints each fetch as one JSON object per line, as `list --format \
+            jsonl` does; --format json is the same for fetch. When the reader of the output \
+            goes away (`| head -1`), fetch stops at once: the fetch in flight is recorded as \
+            cancelled, nothing more is fetched, and it exits 0 quietly.
+
+            Exit status: 0 when every fetch succeeded (or the reader left), 1 when any failed \
+            or timed out, 130 on Ctrl-C (143 on SIGTERM).
 
             Examples:
               fetch-history fetch
               fetch-history fetch --count 10 --interval 250ms --latency 100ms
-              fetch-history fetch --timeout 500ms --format json
+              fetch-history fetch --timeout 500ms --format jsonl
+              fetch-history fetch --count 100 --interval 100ms --format jsonl | head -3
+              fetch-history fetch --source https://example.com/number --timeout 2s
             """
     )
 
@@ -27,23 +38,26 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where numbers come from: 'random' (built in) or an http(s) URL.", valueName: "random|URL"))
     var source = "random"
 
-    @Option(help: "How many fetches to run.")
+    // .unconditional: a value that starts with '-' is still this option's
+    // value, so `--count -1` reaches validate() and gets a sentence about
+    // the count, not "Missing value for '--count <count>'".
+    @Option(parsing: .unconditional, help: "How many fetches to run.")
     var count = 1
 
-    @Option(help: ArgumentHelp("Pause between fetches, e.g. 500ms, 2s.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pause between fetches, e.g. 500ms, 2s.", valueName: "duration"))
     var interval = DurationArgument(.seconds(1))
 
-    @Option(help: ArgumentHelp("Cancel a fetch that takes longer, recorded as timed-out.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cancel a fetch that takes longer, recorded as timed-out.", valueName: "duration"))
     var timeout: DurationArgument?
 
-    @Option(help: ArgumentHelp("How long the random source takes to answer (default 1s).", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long the random source takes to answer (default 1s).", valueName: "duration"))
     var latency: DurationArgument?
 
-    @Option(help: "Print each fetch as a table row (text) or as a JSON object per line (json).")
-    var format = TextFormat.text
+    @Option(help: "Print each fetch as a table row (text) or as one JSON object per line (jsonl; json is the same).")
+    var format = FetchFormat.text
 
     func validate() throws {
-        guard count >= 1 else { throw ValidationError("--count must be at least 1") }
+        guard count >= 1 else { throw ValidationError("--count must be 1 or more, not \(count)") }
         if let timeout, timeout.duration <= .zero { throw ValidationError("--timeout must be longer than 0") }
         if httpURL == nil {
             guard source == RandomNumberClient.sourceName else {
@@ -56,9 +70,10 @@ struct FetchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The `--source` URL, when it is an http(s) URL with a host.
+    /// The `--source` URL, when it is an http(s) URL with a host, its scheme
+    /// in lower case (`HTTP://` is `http://`, and recorded so).
     private var httpURL: URL? {
-        guard let url = URL(string: source), ["http", "https"].contains(url.scheme?.lowercased()),
+        guard let url = URL(string: source)?.withLowercaseScheme, ["http", "https"].contains(url.scheme),
               let host = url.host, !host.isEmpty
         else { return nil }
         return url
@@ -84,29 +99,50 @@ struct FetchCommand: AsyncParsableCommand {
         let viewState = FetchViewState(client: client, recorder: recorder, timeout: timeout?.duration)
         let output = OutputStream.standardOutput()
         let table = FetchTable(color: Terminal.wantsColor && format == .text)
-        let showsProgress = count > 1 && StandardError.isTerminal
-        var printed = 0
+        let progress = ProgressLine(total: count, interval: interval.duration, recording: viewState.recording)
+        // Cleared on every way out; a second signal, which ends the process
+        // at once, clears it through the trap.
+        defer { progress.stop() }
+        var writeFailure: (any Error)?
 
         let run = Task { @MainActor in
             try await viewState.fetch(count: count, interval: interval.duration) { completed in
-                printed += 1
-                if showsProgress { StandardError.write("\r\u{1B}[K") }
+                progress.clear()
+                progress.ended(completed)
                 // Print what was recorded, read back, rather than what we meant to record.
                 guard let fetch = try? store.read({ db in try db.fetch(idPrefix: completed.id.lowercased) }) else { return }
-                switch format {
-                case .text: try? output.write(table.row(fetch) + "\n")
-                case .json: try? output.write { JSONWriter.append(to: &$0) { $0.record(fetch); $0.newline() } }
+                do {
+                    switch format {
+                    case .text: try output.write(table.row(fetch) + "\n")
+                    case .json, .jsonl: try output.write { JSONWriter.append(to: &$0) { $0.record(fetch); $0.newline() } }
+                    }
+                    try output.flush()
+                } catch {
+                    // Nowhere to print: fetch no more (the loop checks for
+                    // cancellation before each fetch).
+                    writeFailure = error
+                    withUnsafeCurrentTask { $0?.cancel() }
                 }
-                try? output.flush()
-                if showsProgress, printed < count { StandardError.write("[\(printed)/\(count)] waiting…") }
             }
         }
-        let trap = SignalTrap { _ in run.cancel() }
+        let trap = SignalTrap(beforeExit: ProgressLine.eraseBeforeExit) { _ in run.cancel() }
+        // The reader of standard output left (`| head -1`): stop now, the
+        // fetch in flight cancelled, rather than after it ends.
+        let reader = ReaderWatch(descriptor: STDOUT_FILENO) { run.cancel() }
+        progress.start()
         let completed = try await run.value
 
         if let signal = trap.receivedSignal {
             throw ExitCode(128 + signal)
         }
+        if writeFailure is OutputClosed { reader.readerLeft() }
+        if reader.hasReaderLeft {
+            // Quietly, and 0, as `export | head` and `list | head` end (and
+            // ripgrep; git is killed by SIGPIPE, which the shell doesn't
+            // report either): the reader took what it wanted.
+            throw OutputClosed()
+        }
+        if let writeFailure { throw writeFailure }
         if !completed.allSatisfy({ if case .succeeded = $0.outcome { true } else { false } }) {
             throw ExitCode.failure
         }

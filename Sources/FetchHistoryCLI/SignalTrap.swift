@@ -10,11 +10,16 @@ import Synchronization
 /// The signals are ignored first so the default action cannot kill the
 /// process before the dispatch source sees them; `raise` does nothing from a
 /// dispatch thread, so the second signal re-sends itself with `kill`.
+/// `beforeExit` runs just before that, to tidy the terminal (a progress
+/// line), since nothing else will run.
 final class SignalTrap {
     private let sources: [any DispatchSourceSignal]
     private let state = SignalState()
 
-    init(signals: [Int32] = [SIGINT, SIGTERM], onFirst: @escaping @Sendable (Int32) -> Void) {
+    init(
+        signals: [Int32] = [SIGINT, SIGTERM], beforeExit: @escaping @Sendable () -> Void = {},
+        onFirst: @escaping @Sendable (Int32) -> Void
+    ) {
         let queue = DispatchQueue(label: "fetch-history.signals")
         let state = self.state
         sources = signals.map { number in
@@ -28,6 +33,7 @@ final class SignalTrap {
                 if isFirst {
                     onFirst(number)
                 } else {
+                    beforeExit()
                     signal(number, SIG_DFL)
                     kill(getpid(), number)
                 }

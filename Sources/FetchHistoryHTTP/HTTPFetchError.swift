@@ -35,6 +35,14 @@ public enum HTTPFetchError: Error, Equatable, LocalizedError, SourceResponseErro
     }
 
     /// A transport failure in words, naming the host but not the rest of the URL.
+    ///
+    /// URLSession on Linux (libcurl underneath) reports some failures
+    /// under codes that say little; measured with Swift 6.3.1:
+    /// - a TLS handshake that fails (an https URL to a plain-http server)
+    ///   is `-1` (unknown), with OpenSSL's reason in the description;
+    /// - any URL whose host is an IPv6 literal (`http://[::1]:8080/`) is
+    ///   `-1000` (bad URL) before a connection is tried, listening or not
+    ///   (swift-corelibs-foundation issue 5496).
     static func transport(_ error: URLError, host: String) -> HTTPFetchError {
         let message = switch error.code {
         case .cannotConnectToHost: "connection refused by \(host)"
@@ -46,10 +54,27 @@ public enum HTTPFetchError: Error, Equatable, LocalizedError, SourceResponseErro
              .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
              .clientCertificateRequired:
             "TLS handshake with \(host) failed (\(error.code.rawValue))"
+        case .unknown where tlsReason(error) != nil:
+            "TLS handshake with \(host) failed: \(tlsReason(error) ?? "")"
+        case .badURL where host.contains(":"):
+            "cannot fetch from an IPv6 address written in the URL ([\(host)]): URLSession on Linux refuses it; use a host name that resolves to it"
         case .badServerResponse: "\(host) sent a malformed response"
         default: "network error \(error.code.rawValue) talking to \(host)"
         }
         return .transport(message)
+    }
+
+    /// OpenSSL's reason for a failed handshake, from libcurl's message
+    /// (`OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number`),
+    /// with a hint for the commonest one. Only OpenSSL's words are kept:
+    /// nothing of the URL.
+    private static func tlsReason(_ error: URLError) -> String? {
+        let text = error.localizedDescription
+        guard text.contains("SSL") || text.contains("TLS") else { return nil }
+        let reason = text.components(separatedBy: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard !reason.isEmpty else { return "TLS error" }
+        // A plain-http server answers a ClientHello with text, not a TLS record.
+        return reason == "wrong version number" ? "\(reason) (does the server speak plain http?)" : reason
     }
 
     private static func format(bytes: Int) -> String {

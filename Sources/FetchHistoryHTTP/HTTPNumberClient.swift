@@ -37,8 +37,9 @@ public actor HTTPNumberClient: APIClient {
     public init(
         url: URL, configuration: URLSessionConfiguration = .ephemeral, maximumBytes: Int = defaultMaximumBytes
     ) {
-        self.url = url
-        self.source = RedactedURL(url).description
+        // `HTTP://` works as `http://` (URLSession on Linux refuses it).
+        self.url = url.withLowercaseScheme
+        self.source = RedactedURL(self.url).description
         self.configuration = configuration
         self.maximumBytes = maximumBytes
     }

@@ -51,7 +51,8 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let kind, let prefix):
             "no \(kind) has an id starting with '\(prefix)'"
         case .ambiguous(let kind, let prefix, let candidates):
-            "'\(prefix)' matches several \(kind)s (\(candidates.joined(separator: ", "))…); give more of the id"
+            // "fetch" takes -es: "several fetchs" is how this read once.
+            "'\(prefix)' matches several \(kind.hasSuffix("h") ? kind + "es" : kind + "s") (\(candidates.joined(separator: ", "))…); give more of the id"
         case .invalidID(let text):
             "'\(text)' is not an id or id prefix (ids are hexadecimal digits and dashes)"
         case .notRunning(let id):
