@@ -44,7 +44,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(arguments(Array(CommandLine.arguments.dropFirst())))
         } catch {
             fail(error)
         }
@@ -88,14 +88,65 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
         }
     }
 
+    /// The command line with the options every command takes (`-d`,
+    /// `--database`, `--color`) moved from before the command's name to just
+    /// after it, where its parser reads them: argument-parser only parses a
+    /// subcommand's options after its name, and `fetch-history -d h.sqlite
+    /// list` is how people write it.
+    static func arguments(_ given: [String]) -> [String] {
+        var index = 0
+        while index < given.count {
+            let word = given[index]
+            if DatabaseOptions.globalOptions.contains(word), index + 1 < given.count {
+                index += 2
+            } else if let equals = word.firstIndex(of: "="), DatabaseOptions.globalOptions.contains(String(word[..<equals])) {
+                index += 1
+            } else {
+                break
+            }
+        }
+        // Only when a command's name follows: anything else is left for the
+        // parser to report as it is.
+        guard index > 0, index < given.count, !given[index].hasPrefix("-") else { return given }
+        return [given[index]] + given[..<index] + given[(index + 1)...]
+    }
+
     /// Reports a usage error the way every other error is reported, as
     /// `error: …` (argument-parser says `Error:`), with the usage after it.
     private static func fail(_ error: any Error) -> Never {
         let code = exitCode(for: error)
         guard code != .success else { exit(withError: error) }
+        if let message = unknownCommandMessage() {
+            StandardError.write("error: \(message)\n")
+            Glibc.exit(ExitCode.validationFailure.rawValue)
+        }
         var message = fullMessage(for: error)
         if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst("Error: ".count) }
+        // A value our own types refused: say what they expect (argument-parser
+        // only says "invalid"), after its sentence, as it does for the
+        // errors of a transform.
+        if let rejection = ArgumentRejection.last,
+           let end = message.firstIndex(of: "\n"),
+           message[..<end].contains("The value '\(rejection.value)' is invalid")
+        {
+            message = message[..<end] + ": " + rejection.reason + message[end...]
+        }
         StandardError.write(message + "\n")
         Glibc.exit(code.rawValue)
+    }
+
+    /// "'lst' is not a fetch-history command; did you mean 'list'?", when the
+    /// first word that is not a global option names no command.
+    private static func unknownCommandMessage() -> String? {
+        let words = arguments(Array(CommandLine.arguments.dropFirst()))
+        guard let word = words.first, !word.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(word) else { return nil }
+        let shown = word.terminalSafe
+        let closest = names.map { (name: $0, distance: $0.editDistance(to: word)) }.min { $0.distance < $1.distance }
+        if let closest, closest.distance <= 2, closest.distance < word.count {
+            return "'\(shown)' is not a fetch-history command; did you mean '\(closest.name)'?"
+        }
+        return "'\(shown)' is not a fetch-history command; the commands are \(names.dropLast().joined(separator: ", ")) (see fetch-history --help)"
     }
 }
