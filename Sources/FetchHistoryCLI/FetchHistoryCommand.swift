@@ -130,9 +130,27 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
            message[..<end].contains("The value '\(rejection.value)' is invalid")
         {
             message = message[..<end] + ": " + rejection.reason + message[end...]
+        } else if let end = message.firstIndex(of: "\n"), message.hasPrefix("error: Missing value for '"),
+                  let negative = negativeValue(after: message[..<end])
+        {
+            // `--interval -5s`: argument-parser takes -5s for an option and
+            // says the value is missing.
+            message = message[..<end] + ": '\(negative.terminalSafe)' is negative, and no option takes a negative value"
+                + message[end...]
         }
         StandardError.write(message + "\n")
         Glibc.exit(code.rawValue)
+    }
+
+    /// The word after the option a "Missing value for '--interval <duration>'"
+    /// line names, when that word is a negative number such as `-5s`.
+    private static func negativeValue(after line: Substring) -> String? {
+        guard let option = line.split(separator: "'").dropFirst().first?.split(separator: " ").first else { return nil }
+        let words = Array(CommandLine.arguments.dropFirst())
+        guard let index = words.firstIndex(where: { $0 == option }), index + 1 < words.count else { return nil }
+        let next = words[index + 1]
+        guard next.hasPrefix("-"), next.dropFirst().first?.isNumber == true else { return nil }
+        return next
     }
 
     /// "'lst' is not a fetch-history command; did you mean 'list'?", when the
