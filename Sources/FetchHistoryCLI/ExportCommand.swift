@@ -8,19 +8,19 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write the history as JSON, oldest first, streamed row by row.",
         discussion: """
             Each fetch is one record of 18 fields, always in this order:
-              id, session        the fetch's and its session's ids
-              source             random, or the URL (secrets redacted)
-              outcome            succeeded, failed, cancelled, timed-out or interrupted
-              cancelReason       user or superseded, for a cancelled fetch
-              value, error       what it fetched (any JSON), or why it failed
-              startedAt, endedAt ISO 8601 UTC with milliseconds
-              durationMs         endedAt - startedAt
-              status, bytes      the HTTP status and body size, for a URL
-              tappedAt           when fetch was tapped
-              timeoutMs          the timeout it ran under
-              endedBy, endedByAt what ended it (answer, failure, cancel, fetch or timeout), and when
-              answerValue        what the source answered...
-              answerError        ...or the source's failure (replay re-drives a session from these)
+              id, session         the fetch's id and its session's
+              source              random, or the URL (secrets redacted)
+              outcome             succeeded, failed, cancelled, timed-out, interrupted
+              cancelReason        user or superseded, for a cancelled fetch
+              value, error        what it fetched (any JSON), or why it failed
+              startedAt, endedAt  ISO 8601 UTC with milliseconds
+              durationMs          endedAt - startedAt
+              status, bytes       the HTTP status and body size, for a URL
+              tappedAt            when fetch was tapped
+              timeoutMs           the timeout it ran under
+              endedBy, endedByAt  answer, failure, cancel, fetch or timeout; when
+              answerValue         what the source answered, or
+              answerError         how it failed (replay re-drives a session from these)
             A field with nothing to say is null. `import` reads both formats back.
 
             With --output, the file is written under a temporary name and renamed at the end, \

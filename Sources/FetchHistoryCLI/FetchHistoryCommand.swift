@@ -14,9 +14,18 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
             The history lives in one SQLite file: --database PATH, else $FETCH_HISTORY_DB, else \
             $XDG_DATA_HOME/fetch-history/history.sqlite, else ~/.local/share/fetch-history/history.sqlite.
 
+            Every command takes -d/--database and --color auto|always|never, before or after its \
+            name. auto colours only a terminal, and not with TERM=dumb or NO_COLOR set. Tables fit \
+            $COLUMNS, else the terminal's width, and are not cut when written to a pipe or file.
+
+            Durations: 250ms, 2s, 1.5s, 1m30s, 2h, 7d, 3w (largest unit first) or 0. Times: \
+            2026-11-22, 2026-11-22T10:00:00 (local), 2026-11-22T10:00:00Z, or a duration ago.
+
             Examples:
               fetch-history fetch --count 3 --interval 500ms
-              fetch-history list --outcome failed --since 2h
+              fetch-history list --outcome failed --since 1w2d
+              fetch-history -d team.sqlite --color never list
+              COLUMNS=100 fetch-history list | less -R
               fetch-history export --format jsonl --output history.jsonl
             """,
         version: version,
