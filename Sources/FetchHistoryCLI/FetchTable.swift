@@ -20,6 +20,8 @@ struct FetchTable {
     private static let rightAligned: Set<Int> = [2, 5]
     private static let result = 6, source = 7
     private static let gap = "  "
+    /// The cells all the gaps of a line take.
+    private static let gaps = gap.count * (headers.count - 1)
     /// RESULT's width when nothing says more room is there: a value's start
     /// is enough to tell rows apart; `show` and the JSON formats give it all.
     private static let preferredResultWidth = 40
@@ -34,6 +36,15 @@ struct FetchTable {
             // Wide enough for any duration, outcome and size to come; the
             // source is unknown, so it takes whatever is left.
             natural = [8, 19, 9, 11, 4, 7, Self.preferredResultWidth, Int.max]
+            // On a narrow terminal the fixed columns shrink to their headers
+            // first (a printed fetch has ended, so it is never `interrupted`),
+            // leaving RESULT and SOURCE the room for their headers at least.
+            let freeText = Self.headers[Self.result].count + Self.headers[Self.source].count
+            if let width, natural[..<Self.result].reduce(0, +) + Self.gaps + freeText > width {
+                natural[2] = Self.headers[2].count
+                natural[3] = FetchStatus.timedOut.rawValue.count
+                natural[5] = Self.headers[5].count
+            }
         } else {
             natural = Self.headers.map(\.displayWidth)
             for fetch in fetches {
@@ -53,7 +64,7 @@ struct FetchTable {
             widths[result] = min(widths[result], preferredResultWidth)
             return widths
         }
-        let fixed = widths[..<result].reduce(0, +) + gap.count * (headers.count - 1)
+        let fixed = widths[..<result].reduce(0, +) + gaps
         let room = max(width - fixed, 0)
         var (resultWidth, sourceWidth) = (widths[result], widths[source])
         let (resultMinimum, sourceMinimum) = (headers[result].count, headers[source].count)

@@ -148,3 +148,23 @@ enum Cells {
         }
     }
 }
+
+@Suite("fetch prints rows that fit the width")
+struct FetchTableWidthTests {
+    @Test func fetchsRowsFitEightyColumns() async throws {
+        // Given an empty sandbox and an 80-column width
+        let sandbox = try Sandbox()
+
+        // When two fetches are printed as they end
+        let result = try await sandbox.run(
+            ["fetch", "--count", "2", "--latency", "0", "--interval", "0"],
+            environment: sandbox.environment(.sandbox, ["COLUMNS": "80"])
+        )
+
+        // Then each row fits, with its outcome and its source
+        #expect(result.status == 0 && result.lines.count == 2, "\(result)")
+        for line in result.lines {
+            #expect(Cells.width(line) <= 80 && line.contains("succeeded") && line.hasSuffix("random"), "\(Cells.width(line)) cells: \(line)")
+        }
+    }
+}
