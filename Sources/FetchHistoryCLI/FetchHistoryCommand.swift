@@ -103,6 +103,16 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     /// subcommand's options after its name, and `fetch-history -d h.sqlite
     /// list` is how people write it.
     static func arguments(_ given: [String]) -> [String] {
+        let end = globalOptionsEnd(given)
+        // Only when a command's name follows: anything else is left for the
+        // parser to report as it is. `help` takes no options: they are dropped.
+        guard end > 0, end < given.count, !given[end].hasPrefix("-") else { return given }
+        if given[end] == "help" { return Array(given[end...]) }
+        return [given[end]] + given[..<end] + given[(end + 1)...]
+    }
+
+    /// Where the global options (and their values) at the start of `given` end.
+    private static func globalOptionsEnd(_ given: [String]) -> Int {
         var index = 0
         while index < given.count {
             let word = given[index]
@@ -114,10 +124,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
                 break
             }
         }
-        // Only when a command's name follows: anything else is left for the
-        // parser to report as it is.
-        guard index > 0, index < given.count, !given[index].hasPrefix("-") else { return given }
-        return [given[index]] + given[..<index] + given[(index + 1)...]
+        return index
     }
 
     /// Reports a usage error the way every other error is reported, as
@@ -163,9 +170,18 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     }
 
     /// "'lst' is not a fetch-history command; did you mean 'list'?", when the
-    /// first word that is not a global option names no command.
+    /// first word that is not a global option names no command; or that
+    /// global options were given with no command at all.
     private static func unknownCommandMessage() -> String? {
-        let words = arguments(Array(CommandLine.arguments.dropFirst()))
+        let given = Array(CommandLine.arguments.dropFirst())
+        let end = globalOptionsEnd(given)
+        if end > 0, end == given.count {
+            return "\(given[0]) needs a command after it, as in: fetch-history \(given[..<end].joined(separator: " ")) list"
+        }
+        if given.count == 1, DatabaseOptions.globalOptions.contains(given[0]) {
+            return "\(given[0]) needs a value and a command after it, as in: fetch-history \(given[0]) \(given[0] == "--color" ? "never" : "history.sqlite") list"
+        }
+        let words = arguments(given)
         guard let word = words.first, !word.hasPrefix("-") else { return nil }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         guard !names.contains(word) else { return nil }

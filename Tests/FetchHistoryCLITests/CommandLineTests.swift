@@ -28,6 +28,17 @@ struct CommandLineTests {
         #expect(result.lines.count == 2 && result.lines[1].contains("succeeded"), "\(result)")
     }
 
+    @Test func globalOptionsWithoutACommandSaySoAndHelpIgnoresThem() async throws {
+        let sandbox = try Sandbox()
+        let alone = try await sandbox.run("-d", sandbox.database)
+        let bare = try await sandbox.run("--color")
+        let help = try await sandbox.run("--color", "never", "help", "list")
+        #expect(alone.status == 64 && alone.standardError == "error: -d needs a command after it, as in: fetch-history -d \(sandbox.database) list\n", "\(alone)")
+        #expect(bare.status == 64 && bare.standardError.hasPrefix("error: --color needs a value and a command after it"), "\(bare)")
+        #expect(help.status == 0 && help.standardOutput.hasPrefix("OVERVIEW: List recorded fetches"), "\(help)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+
     @Test func aMistypedCommandGetsASuggestion() async throws {
         let sandbox = try Sandbox()
         let result = try await sandbox.run("lst")
