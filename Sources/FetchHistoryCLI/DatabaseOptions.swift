@@ -3,23 +3,39 @@ import FetchHistory
 import FoundationEssentials
 import Glibc
 
-/// `--database`, shared by every command, and where the history lives when
-/// it is not given.
+/// The options every command takes, before or after its name
+/// (`FetchHistoryCommand.arguments` moves them after it): `--database`, and
+/// where the history lives when it is not given; `--color`.
 struct DatabaseOptions: ParsableArguments {
+    /// The options, with their values, that may come before the command's name.
+    static let globalOptions: Set<String> = ["-d", "--database", "--color"]
+
     @Option(
         name: [.customShort("d"), .long],
         help: ArgumentHelp(
             "The history database file.",
             discussion: "Default: $FETCH_HISTORY_DB, else $XDG_DATA_HOME/fetch-history/history.sqlite, else ~/.local/share/fetch-history/history.sqlite.",
             valueName: "path"
-        )
+        ),
+        completion: .file()
     )
     var database: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Colour the outcomes: auto (on a terminal, unless TERM=dumb or NO_COLOR is set), always or never.",
+            valueName: "when"
+        )
+    )
+    var color = ColorChoice.auto
 
     func validate() throws {
         // An empty value is usually an unset variable (`-d "$DB"`): refuse it
         // rather than silently writing to the default database.
         if database?.isEmpty == true { throw ValidationError("--database is empty; give the database file's path") }
+        // Every command has these options, so this is the one place that sees
+        // the choice before any output is printed.
+        Terminal.choose(color)
     }
 
     /// The database path from the option, the environment, or the XDG default.

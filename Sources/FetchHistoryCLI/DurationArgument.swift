@@ -2,7 +2,9 @@ import ArgumentParser
 import FetchHistory
 import FoundationEssentials
 
-/// A duration on the command line: `250ms`, `2s`, `1.5s`, `1m`, `1h`, `7d`, or `0`.
+/// A duration on the command line: `250ms`, `2s`, `1.5s`, `1m30s`, `1h`,
+/// `7d`, `3w`, or `0`. Units go from the largest to the smallest, each at
+/// most once.
 struct DurationArgument: ExpressibleByArgument, Hashable {
     var duration: Duration
 
@@ -11,34 +13,98 @@ struct DurationArgument: ExpressibleByArgument, Hashable {
     }
 
     init?(argument: String) {
-        guard let duration = Self.parse(argument) else { return nil }
-        self.duration = duration
+        switch Self.parse(argument) {
+        case .success(let duration):
+            self.duration = duration
+        case .failure(let error):
+            ArgumentRejection.record(argument, error.description)
+            return nil
+        }
     }
 
-    static let units: [(suffix: String, milliseconds: Double)] = [
-        ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
+    /// Largest first: the order they must come in, and the order `format`
+    /// writes them in.
+    static let units: [(suffix: String, milliseconds: Int64)] = [
+        ("w", 604_800_000), ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1_000), ("ms", 1),
     ]
 
-    static func parse(_ text: String) -> Duration? {
-        if text == "0" { return .zero }
-        // "ms" before "m" and "s": the longest suffix wins.
-        for (suffix, scale) in units.sorted(by: { $0.suffix.count > $1.suffix.count }) where text.hasSuffix(suffix) {
-            let number = text.dropLast(suffix.count)
-            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-                  let value = Double(number), value.isFinite, value * scale < 1e15
-            else { return nil }
-            return .milliseconds(Int64((value * scale).rounded()))
+    static let examples = "e.g. 500ms, 2s, 1.5s, 1m30s, 2h, 7d, 3w"
+
+    /// Why a text is not a duration.
+    enum ParseError: Error, CustomStringConvertible, Equatable {
+        case negative
+        case missingUnit(number: String)
+        case unknownUnit(String)
+        case outOfOrder
+        case tooLong
+        case notADuration
+
+        var description: String {
+            switch self {
+            case .negative: "a duration cannot be negative"
+            case .missingUnit(let number): "a duration needs a unit: \(number)ms, \(number)s, \(number)m, \(number)h, \(number)d or \(number)w"
+            case .unknownUnit(let unit): "'\(unit.prefix(20))' is not a unit; use ms, s, m, h, d or w (\(DurationArgument.examples))"
+            case .outOfOrder: "units go from the largest to the smallest, each once (\(DurationArgument.examples))"
+            case .tooLong: "that is longer than any duration this tool handles"
+            case .notADuration: "a duration is a number and a unit (\(DurationArgument.examples))"
+            }
         }
-        return nil
+    }
+
+    static func parse(_ text: String) -> Result<Duration, ParseError> {
+        if text == "0" { return .success(.zero) }
+        if text.hasPrefix("-") { return .failure(.negative) }
+        var rest = Substring(text)
+        var total: Double = 0
+        var lastUnit = -1
+        while !rest.isEmpty {
+            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+            guard !number.isEmpty, let value = Double(number) else { return .failure(.notADuration) }
+            rest = rest.dropFirst(number.count)
+            let unit = rest.prefix { $0.isLetter }
+            guard !unit.isEmpty else {
+                return .failure(rest.isEmpty && total == 0 ? .missingUnit(number: String(number)) : .notADuration)
+            }
+            guard let index = units.firstIndex(where: { $0.suffix == unit }) else {
+                return .failure(.unknownUnit(String(unit)))
+            }
+            guard index > lastUnit else { return .failure(.outOfOrder) }
+            lastUnit = index
+            rest = rest.dropFirst(unit.count)
+            total += value * Double(units[index].milliseconds)
+        }
+        guard total.isFinite else { return .failure(.tooLong) }
+        guard total < 1e15 else { return .failure(.tooLong) }
+        return .success(.milliseconds(Int64(total.rounded())))
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
 }
 
 extension DurationArgument: CustomStringConvertible {
-    var description: String { Self.format(milliseconds: duration.wholeMilliseconds) }
+    /// As it would be typed; also how a default shows in `--help` (`1s`).
+    var description: String { Self.argument(milliseconds: duration.wholeMilliseconds) }
 
-    /// `250ms`, `1.002s`, `2m03.500s`: short, exact to the millisecond.
+    /// The shortest form `parse` reads back exactly: `250ms`, `1s`, `1m30s`,
+    /// `1h`, `1.5s`. For what the user gives and sees as a setting.
+    static func argument(milliseconds: Int64) -> String {
+        if milliseconds == 0 { return "0" }
+        var rest = milliseconds
+        var text = ""
+        for (suffix, scale) in units where scale >= 60_000 && rest >= scale {
+            text += "\(rest / scale)\(suffix)"
+            rest %= scale
+        }
+        guard rest > 0 else { return text }
+        if rest < 1000, text.isEmpty { return "\(rest)ms" }
+        var fraction = digits(rest % 1000, 3)
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return text + "\(rest / 1000)" + (fraction.isEmpty ? "" : ".\(fraction)") + "s"
+    }
+
+    /// `250ms`, `1.002s`, `2m03.500s`: a measured time, exact to the
+    /// millisecond, every second with three decimals so a column of them
+    /// lines up. `parse` reads it back too.
     static func format(milliseconds: Int64) -> String {
         if milliseconds < 1000 { return "\(milliseconds)ms" }
         let seconds = "\(milliseconds / 1000 % 60).\(digits(milliseconds % 1000, 3))s"
@@ -58,12 +124,21 @@ extension DurationArgument: CustomStringConvertible {
 struct TimeArgument: ExpressibleByArgument {
     var timestamp: Timestamp
 
+    static let forms = "2026-11-22, 2026-11-22T10:00:00 (local time), 2026-11-22T10:00:00Z or +01:00, "
+        + "or a duration ago such as 15m, 2h, 7d"
+
     init?(argument: String) {
         if let timestamp = Timestamp(iso8601: argument) {
             self.timestamp = timestamp
-        } else if let ago = DurationArgument.parse(argument) {
+        } else if case .success(let ago) = DurationArgument.parse(argument) {
             timestamp = Timestamp.now.advanced(by: .zero - ago)
         } else {
+            let looksLikeADate = argument.first?.isNumber == true && argument.contains("-")
+            ArgumentRejection.record(
+                argument,
+                (looksLikeADate ? "not a date that exists in a form this tool reads; " : "not a date or a duration; ")
+                    + "use \(Self.forms)"
+            )
             return nil
         }
     }

@@ -7,15 +7,29 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write the history as JSON, oldest first, streamed row by row.",
         discussion: """
-            Each fetch is one record: id, session, source, outcome, cancelReason, value, error, \
-            startedAt, endedAt (ISO 8601 UTC with milliseconds) and durationMs. `import` reads \
-            both formats back.
+            Each fetch is one record of 18 fields, always in this order:
+              id, session         the fetch's id and its session's
+              source              random, or the URL (secrets redacted)
+              outcome             succeeded, failed, cancelled, timed-out, interrupted
+              cancelReason        user or superseded, for a cancelled fetch
+              value, error        what it fetched (any JSON), or why it failed
+              startedAt, endedAt  ISO 8601 UTC with milliseconds
+              durationMs          endedAt - startedAt
+              status, bytes       the HTTP status and body size, for a URL
+              tappedAt            when fetch was tapped
+              timeoutMs           the timeout it ran under
+              endedBy, endedByAt  answer, failure, cancel, fetch or timeout; when
+              answerValue         what the source answered, or
+              answerError         how it failed (replay re-drives a session from these)
+            A field with nothing to say is null. `import` reads both formats back.
 
             With --output, the file is written under a temporary name and renamed at the end, \
-            so a failed export never leaves a half-written file under that name.
+            so a failed export never leaves a half-written file under that name. `--output -` \
+            is standard output, as `import -` is standard input.
 
             Examples:
               fetch-history export --format jsonl --output history.jsonl
+              fetch-history export --output - | gzip > history.json.gz
               fetch-history export --outcome failed --since 7d | jq .error
             """
     )
@@ -26,12 +40,16 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "json (one array) or jsonl (one object per line).")
     var format = ExportFormat.json
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    @Option(
+        name: [.customShort("o"), .long],
+        help: ArgumentHelp("Write to this file instead of standard output (- is standard output).", valueName: "file"),
+        completion: .file()
+    )
     var output: String?
 
     func run() throws {
         let store = try database.openForReading()
-        guard let output else {
+        guard let output, output != "-" else {
             return try write(store, to: .standardOutput())
         }
         let file = try AtomicFile(path: output)

@@ -19,7 +19,7 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"), completion: .file())
     var file: String
 
     /// The input, opened: standard input for `-`, else the file, pipe or
@@ -61,6 +61,17 @@ struct ImportCommand: ParsableCommand {
             default: throw error
             }
         }
-        print("imported \(summary.added + summary.skipped) fetches: \(summary.added) added, \(summary.skipped) already present")
+        print(Self.sentence(summary))
+    }
+
+    /// What an import did, in words: `imported 3 fetches: 2 added, 1 already
+    /// present`; when it added nothing, that it had nothing to add, and why.
+    static func sentence(_ summary: ImportSummary) -> String {
+        let read = summary.added + summary.skipped
+        if read == 0 { return "nothing to import: the input has no fetches" }
+        if summary.added == 0 {
+            return read == 1 ? "nothing to import: the 1 fetch is already present" : "nothing to import: all \(read) fetches are already present"
+        }
+        return "imported \(read) \(read == 1 ? "fetch" : "fetches"): \(summary.added) added, \(summary.skipped) already present"
     }
 }

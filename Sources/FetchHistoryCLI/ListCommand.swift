@@ -33,7 +33,7 @@ struct ListCommand: ParsableCommand {
         let output = OutputStream.standardOutput()
         switch format {
         case .table:
-            let table = FetchTable(color: Terminal.wantsColor)
+            let table = FetchTable(color: Terminal.wantsColor, fitting: fetches)
             if fetches.isEmpty {
                 StandardError.write("no fetches match\n")
             } else {

@@ -61,11 +61,3 @@ enum StandardError {
     static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 }
 
-/// Whether standard output is a terminal that wants colour.
-enum Terminal {
-    /// Colour only on a terminal, and never when `NO_COLOR` is set and non-empty.
-    static var wantsColor: Bool {
-        guard isatty(STDOUT_FILENO) == 1 else { return false }
-        return (getenv("NO_COLOR")?.pointee ?? 0) == 0
-    }
-}

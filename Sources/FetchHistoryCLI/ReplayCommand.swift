@@ -14,7 +14,11 @@ struct ReplayCommand: AsyncParsableCommand {
             differences when not, or when the session cannot be replayed.
 
             With --live the session's taps and cancels are re-run in real time against the real \
-            source, recorded as a new session, and the outcomes are compared side by side.
+            source, recorded as a new session, and the outcomes are compared side by side. \
+            Without an id it re-runs the newest session that is not itself a live re-run. \
+            Exit 0 when the re-run has as many fetches as the recording and each ended the \
+            same way (the same outcome: succeeded, failed, cancelled, …; values may differ), \
+            else 1.
 
             Examples:
               fetch-history replay
@@ -25,7 +29,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The session's id or a unique prefix; the newest session by default.", valueName: "session"))
+    @Argument(help: ArgumentHelp("The session's id or a unique prefix; the newest session by default (with --live, the newest that is not a live re-run).", valueName: "session"))
     var session: String?
 
     @Option(help: "text (a timeline) or json (one object per step, then the result).")
@@ -34,7 +38,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Re-run the session against the real source in real time, recorded as a new session.")
     var live = false
 
-    @Option(help: ArgumentHelp("With --live and the random source: how long it takes to answer (default 1s).", valueName: "duration"))
+    @Option(help: ArgumentHelp("With --live and the random source: how long it takes to answer (default: 1s).", valueName: "duration"))
     var latency: DurationArgument?
 
     func validate() throws {
@@ -49,12 +53,17 @@ struct ReplayCommand: AsyncParsableCommand {
     private func replay() async throws {
         let store = live ? try database.openForWriting() : try database.openForReading()
         let prefix = session
+        let live = live
         let (chosen, fetches) = try await store.read { db -> (Session, [Fetch]) in
             let chosen: Session
             if let prefix {
                 chosen = try db.session(idPrefix: prefix)
             } else {
-                guard let newest = try db.newestSession() else { throw CLIError("the history has no sessions to replay") }
+                // A live re-run is recorded as a session too; re-running it
+                // again would only compare the re-run with itself.
+                guard let newest = try live ? db.newestRecordedSession() : db.newestSession() else {
+                    throw CLIError("the history has no sessions to replay")
+                }
                 chosen = newest
             }
             var fetches: [Fetch] = []
@@ -98,7 +107,7 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         if let stoppedAt = report.stoppedAt { lines.append(stoppedAt) }
         if report.matches {
-            lines.append("replay matches \(report.fetchCount) fetches")
+            lines.append("replay matches \(report.fetchCount) \(report.fetchCount == 1 ? "fetch" : "fetches")")
         } else {
             lines.append("replay differs from the recording:")
             lines += report.differences.map { "  " + $0.terminalSafe }
@@ -174,6 +183,8 @@ struct LiveReplay {
         actions.sort { ($0.at, $0.isTap ? 1 : 0) < ($1.at, $1.isTap ? 1 : 0) }
 
         let recorder = try await HistoryRecorder(store: store, source: session.source)
+        let (liveID, originalID) = (recorder.session.id, session.id)
+        try await store.write { db in try db.markLiveReplay(liveID, of: originalID) }
         let clock = ContinuousClock()
         let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: timeout)
         let start = clock.now
@@ -198,7 +209,11 @@ struct LiveReplay {
                 + describe(index < live.count ? live[index] : nil))
         }
         let same = zip(fetches, live).filter { $0.status == $1.status }.count
-        lines.append("\(same) of \(fetches.count) fetches ended the same way")
+        lines.append("\(same) of \(fetches.count) \(fetches.count == 1 ? "fetch" : "fetches") ended the same way"
+            + (live.count > fetches.count ? ", and the re-run made \(live.count - fetches.count) more" : ""))
         print(lines.map(\.terminalSafe).joined(separator: "\n"))
+        // Only a full match succeeds: every recorded fetch re-run, none
+        // more, each with the same outcome.
+        if fetches.isEmpty || live.count != fetches.count || same != fetches.count { throw ExitCode.failure }
     }
 }

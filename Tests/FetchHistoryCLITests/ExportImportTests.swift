@@ -72,7 +72,7 @@ struct ExportImportTests {
         // Then it reports every fetch as already present and adds nothing
         #expect(first.standardOutput == "imported 10 fetches: 10 added, 0 already present\n", "\(first)")
         #expect(second.status == 0, "\(second)")
-        #expect(second.standardOutput == "imported 10 fetches: 0 added, 10 already present\n", "\(second)")
+        #expect(second.standardOutput == "nothing to import: all 10 fetches are already present\n", "\(second)")
         #expect(after.standardOutputData == before.standardOutputData)
     }
 

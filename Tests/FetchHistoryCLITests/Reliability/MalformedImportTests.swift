@@ -287,9 +287,13 @@ extension ReliabilityTests {
             static func added(_ result: CLIResult) -> Int? { MalformedImports.summaryCounts(result.standardOutput)?.added }
         }
 
-        /// `imported N fetches: A added, S already present`.
+        /// `imported N fetches: A added, S already present`, or `nothing to
+        /// import: …` when none was added (`all S fetches are already present`).
         static func summaryCounts(_ text: String) -> (added: Int, skipped: Int)? {
             let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," || $0 == ":" })
+            if text.hasPrefix("nothing to import: ") {
+                return (0, words.compactMap { Int($0) }.first ?? 0)
+            }
             guard let addedAt = words.firstIndex(of: "added"), addedAt > 0, let presentAt = words.firstIndex(of: "already"), presentAt > 0,
                   let added = Int(words[addedAt - 1]), let skipped = Int(words[presentAt - 1]),
                   let total = words.firstIndex(of: "imported").flatMap({ Int(words[$0 + 1]) }), total == added + skipped

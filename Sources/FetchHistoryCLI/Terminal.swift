@@ -1,0 +1,44 @@
+import Glibc
+import Synchronization
+
+/// What standard output is: how wide, and whether it wants colour.
+enum Terminal {
+    /// The `--color` choice of this run, set once while the command line is
+    /// parsed (`DatabaseOptions.validate`), read when printing.
+    private static let colorChoice = Mutex(ColorChoice.auto)
+
+    static func choose(_ choice: ColorChoice) {
+        colorChoice.withLock { $0 = choice }
+    }
+
+    /// Whether to colour standard output: `--color always` or `never`, else
+    /// (`auto`) only on a terminal that can show colour — TERM is not `dumb`
+    /// — and only when NO_COLOR (no-color.org) is unset or empty.
+    static var wantsColor: Bool {
+        switch colorChoice.withLock({ $0 }) {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            guard isatty(STDOUT_FILENO) == 1, environment("TERM") != "dumb" else { return false }
+            return (environment("NO_COLOR") ?? "").isEmpty
+        }
+    }
+
+    /// How many columns a line may take: COLUMNS when it is a positive
+    /// number (the user's word, even for a pipe, as `ls` reads it), else the
+    /// terminal's own width when standard output is one, else nil —
+    /// unlimited, for files and pipes, where nothing should be cut.
+    static var width: Int? {
+        if let columns = environment("COLUMNS").flatMap({ Int($0) }), columns > 0 { return columns }
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        var size = winsize()
+        // The C boundary: TIOCGWINSZ fills the winsize it is handed.
+        let result = withUnsafeMutablePointer(to: &size) { ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), $0) }
+        return result == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+    }
+
+    /// A variable of this process's environment.
+    private static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+/// The command line around the commands: options every command takes,
+/// before or after its name; mistyped commands; durations and dates, and
+/// what an error says is expected of them; colour; completion scripts.
+@Suite("global options, durations, colour, completion and wording")
+struct CommandLineTests {
+    // MARK: Global options
+
+    @Test(arguments: [
+        ["-d", "DB", "list"], ["--database", "DB", "list"], ["--database=DB", "list"],
+        ["--color", "never", "-d", "DB", "list"], ["list", "-d", "DB"],
+    ])
+    func theDatabaseOptionWorksBeforeOrAfterTheCommand(_ template: [String]) async throws {
+        // Given a history at a path the environment does not name
+        let sandbox = try Sandbox()
+        let path = sandbox.path("elsewhere.sqlite")
+        let fetched = try await sandbox.run(["fetch", "--latency", "0", "-d", path])
+        #expect(fetched.status == 0, "\(fetched)")
+
+        // When it is listed with -d before or after `list`
+        let arguments = template.map { $0.replacingOccurrences(of: "DB", with: path) }
+        let result = try await sandbox.run(arguments, environment: sandbox.environment(.unset))
+
+        // Then the fetch is listed
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.count == 2 && result.lines[1].contains("succeeded"), "\(result)")
+    }
+
+    @Test func globalOptionsWithoutACommandSaySoAndHelpIgnoresThem() async throws {
+        let sandbox = try Sandbox()
+        let alone = try await sandbox.run("-d", sandbox.database)
+        let bare = try await sandbox.run("--color")
+        let help = try await sandbox.run("--color", "never", "help", "list")
+        #expect(alone.status == 64 && alone.standardError == "error: -d needs a command after it, as in: fetch-history -d \(sandbox.database) list\n", "\(alone)")
+        #expect(bare.status == 64 && bare.standardError.hasPrefix("error: --color needs a value and a command after it"), "\(bare)")
+        #expect(help.status == 0 && help.standardOutput.hasPrefix("OVERVIEW: List recorded fetches"), "\(help)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+
+    @Test func aMistypedCommandGetsASuggestion() async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.run("lst")
+        #expect(result.status == 64, "\(result)")
+        #expect(result.standardError == "error: 'lst' is not a fetch-history command; did you mean 'list'?\n", "\(result)")
+        let far = try await sandbox.run("-d", sandbox.database, "zzzzzz")
+        #expect(far.status == 64 && far.standardError.hasPrefix("error: 'zzzzzz' is not a fetch-history command; the commands are fetch, list"), "\(far)")
+    }
+
+    // MARK: Durations and dates
+
+    @Test(arguments: [
+        (["fetch", "--interval", "5"], "a duration needs a unit: 5ms, 5s, 5m, 5h, 5d or 5w"),
+        (["fetch", "--interval", "5parsecs"], "'parsecs' is not a unit; use ms, s, m, h, d or w"),
+        (["fetch", "--interval=-5s"], "a duration cannot be negative"),
+        (["fetch", "--interval", "-5s"], "'-5s' is negative"),
+        (["fetch", "--timeout", "30s1m"], "units go from the largest to the smallest"),
+        (["list", "--since", "2026-13-45"], "use 2026-11-22, 2026-11-22T10:00:00 (local time), 2026-11-22T10:00:00Z"),
+        (["list", "--until", "yesterday"], "not a date or a duration; use 2026-11-22"),
+    ])
+    func aRefusedValueSaysWhatIsExpected(_ arguments: [String], _ expected: String) async throws {
+        // Given an empty sandbox
+        let sandbox = try Sandbox()
+
+        // When a duration or date is wrong
+        let result = try await sandbox.run(arguments)
+
+        // Then the first line of the error says what is expected, and nothing is recorded
+        #expect(result.status == 64, "\(result)")
+        let first = result.standardError.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.hasPrefix("error: ") && first.contains(expected), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+
+    @Test(arguments: ["1m30s", "3w", "1h30m", "1.5s", "2m03.500s", "1d12h"])
+    func compoundDurationsAndWeeksAreAccepted(_ duration: String) async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("fetch", "--latency", "0", "--timeout", duration)
+        // (How many fetches are that recent depends on the machine's speed: only the exit status is checked.)
+        let listed = try await sandbox.run("list", "--since", duration)
+        #expect(listed.status == 0, "\(listed)")
+    }
+
+    @Test func defaultsInHelpAreWrittenAsTheyAreTyped() async throws {
+        let sandbox = try Sandbox()
+        let fetch = try await sandbox.run("fetch", "--help")
+        #expect(fetch.standardOutput.contains("(default: 1s)"), "\(fetch)")
+        #expect(!fetch.standardOutput.contains("1.000s"), "\(fetch)")
+    }
+
+    // MARK: Colour
+
+    /// `list` on a pseudo-terminal (script(1)), with `environment` and `arguments`.
+    func listOnATerminal(_ sandbox: Sandbox, _ arguments: String = "", environment: [String: String]) async throws -> CLIResult {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) from util-linux is needed")
+        let command = "exec '\(FetchHistoryProcess.binary.path)' \(arguments) list"
+        var base = sandbox.environment()
+        base["NO_COLOR"] = nil
+        return try await sandbox.run(
+            ["-qec", command, "/dev/null"], environment: base.merging(environment) { $1 },
+            executable: URL(fileURLWithPath: "/usr/bin/script")
+        )
+    }
+
+    @Test func colourIsOnForATerminalAndOffForDumbOnesNoColorAndNever() async throws {
+        // Given a history
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("fetch", "--latency", "0")
+
+        // When listed on a terminal: plain, TERM=dumb, NO_COLOR, --color never before and after the command
+        let plain = try await listOnATerminal(sandbox, environment: ["TERM": "xterm"])
+        let dumb = try await listOnATerminal(sandbox, environment: ["TERM": "dumb"])
+        let noColor = try await listOnATerminal(sandbox, environment: ["TERM": "xterm", "NO_COLOR": "1"])
+        let never = try await listOnATerminal(sandbox, "--color never", environment: ["TERM": "xterm"])
+
+        // Then only the plain terminal gets colour
+        #expect(plain.status == 0 && plain.standardOutput.contains("\u{1B}[32msucceeded"), "\(plain)")
+        for result in [dumb, noColor, never] {
+            #expect(result.status == 0 && result.standardOutput.contains("succeeded"), "\(result)")
+            #expect(!result.standardOutput.contains("\u{1B}["), "\(result)")
+        }
+    }
+
+    @Test func colorAlwaysColoursAPipeAndAnUnknownChoiceIsAUsageError() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("fetch", "--latency", "0")
+        let always = try await sandbox.run("--color", "always", "list")
+        let after = try await sandbox.run("list", "--color=always")
+        let wrong = try await sandbox.run("list", "--color", "sometimes")
+        #expect(always.status == 0 && always.standardOutput.contains("\u{1B}[32msucceeded"), "\(always)")
+        #expect(after.standardOutputData == always.standardOutputData, "\(after)")
+        #expect(wrong.status == 64 && wrong.standardError.hasPrefix("error: ") && wrong.standardError.contains("'auto', 'always' or 'never'"), "\(wrong)")
+    }
+
+    // MARK: Completion
+
+    @Test func completionScriptsCompleteFileNamesForTheDatabaseTheOutputAndTheImportedFile() async throws {
+        let sandbox = try Sandbox()
+        let bash = try await sandbox.succeed("--generate-completion-script", "bash").standardOutput
+        let zsh = try await sandbox.succeed("--generate-completion-script", "zsh").standardOutput
+        let fish = try await sandbox.succeed("--generate-completion-script", "fish").standardOutput
+
+        // bash: the option's case offers files (-f), as does import's first argument.
+        for option in ["'-d'|'--database')", "'-o'|'--output')"] {
+            let afterOption = try #require(bash.range(of: option), "\(option) in bash").upperBound
+            #expect(bash[afterOption...].prefix(80).contains("__fetch-history_add_completions -f"), "\(option): \(bash[afterOption...].prefix(80))")
+        }
+        let importFunction = try #require(bash.range(of: "_fetch-history_import() {"))
+        let importBody = bash[importFunction.upperBound...].prefix(1200)
+        #expect(importBody.contains("1)\n        __fetch-history_add_completions -f"), "\(importBody)")
+
+        // zsh: _files, never an empty action.
+        #expect(zsh.contains("{-d,--database}'[The history database file.]:path:_files'"), "\(zsh)")
+        #expect(zsh.contains("{-o,--output}'[Write to this file instead of standard output (- is standard output).]:file:_files'"), "\(zsh)")
+        #expect(zsh.contains("        ':file:_files'"), "import's file: \(zsh)")
+        #expect(!zsh.contains(":path:'"), "\(zsh)")
+
+        // fish: -F (files) for the options and import's argument.
+        #expect(fish.range(of: #"-s 'd' -l 'database'[^\n]*-rF\n"#, options: .regularExpression) != nil, "\(fish)")
+        #expect(fish.range(of: #"-s 'o' -l 'output'[^\n]*-rF\n"#, options: .regularExpression) != nil, "\(fish)")
+        #expect(fish.contains(#"__fetch-history_should_offer_completions_for_positional "fetch-history import" -eq 1' -F"#), "\(fish)")
+    }
+
+    // MARK: export -o -
+
+    @Test func exportToADashWritesStandardOutputAndNoFile() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("fetch", "--latency", "0")
+        let plain = try await sandbox.succeed("export", "--format", "jsonl")
+        let dash = try await sandbox.succeed("export", "--format", "jsonl", "-o", "-")
+        #expect(dash.standardOutputData == plain.standardOutputData && dash.lines.count == 1, "\(dash)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("-")))
+    }
+
+    @Test func exportHelpNamesEveryField() async throws {
+        let sandbox = try Sandbox()
+        let help = try await sandbox.succeed("export", "--help").standardOutput
+        for key in ExportRecord.keys + ["tappedAt", "timeoutMs", "endedBy", "endedByAt", "answerValue", "answerError"] {
+            #expect(help.contains(key), "\(key) in \(help)")
+        }
+    }
+
+    // MARK: Wording
+
+    @Test func importCountsInTheSingularAndSaysWhenEverythingWasThere() async throws {
+        let sandbox = try Sandbox()
+        let one = Data((ExportRecord.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0).jsonLine + "\n").utf8)
+        let first = try await sandbox.succeed("import", "-", stdin: one)
+        let again = try await sandbox.succeed("import", "-", stdin: one)
+        let empty = try await sandbox.succeed("import", "-", stdin: Data("[]".utf8))
+        #expect(first.standardOutput == "imported 1 fetch: 1 added, 0 already present\n", "\(first)")
+        #expect(again.standardOutput == "nothing to import: the 1 fetch is already present\n", "\(again)")
+        #expect(empty.standardOutput == "nothing to import: the input has no fetches\n", "\(empty)")
+    }
+
+    @Test func replayOfOneFetchSaysFetch() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("fetch", "--latency", "0")
+        let replay = try await sandbox.succeed("replay")
+        #expect(replay.lines.last == "replay matches 1 fetch", "\(replay)")
+    }
+}

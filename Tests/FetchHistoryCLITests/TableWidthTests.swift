@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// `list`'s table fits the width it is given (COLUMNS, or the terminal's own
+/// size), measured in the cells a terminal shows, and is cut nowhere when
+/// it goes to a pipe.
+@Suite("the table fits the terminal's width, in display cells")
+struct TableWidthTests {
+    static let longURL = "https://numbers.example/api/v2/random/numbers/with/a/rather/long/path?format=plain&count=1"
+    static let longValue = String(repeating: "x", count: 60)
+    static let japanese = "東京の天気は晴れ、明日は雨が降るでしょう"
+
+    /// Three fetches: a long value from `random`, a failed fetch of a long
+    /// URL, and a Japanese string value with a combining accent.
+    static func history() async throws -> Sandbox {
+        let sandbox = try Sandbox()
+        let records = [
+            ExportRecord.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0, value: 0).jsonLine
+                .replacingOccurrences(of: "\"value\":0,", with: "\"value\":\"\(longValue)\","),
+            ExportRecord.make("failed", id: Ids.fetch(2), source: longURL, at: Fixtures.day0 + 1000, error: "the server said no")
+                .jsonLine,
+            ExportRecord.make("succeeded", id: Ids.fetch(3), at: Fixtures.day0 + 2000, value: 0).jsonLine
+                .replacingOccurrences(of: "\"value\":0,", with: "\"value\":\"\(japanese)e\u{301}\","),
+        ]
+        try await sandbox.succeed("import", "-", stdin: Data((records.joined(separator: "\n") + "\n").utf8))
+        return sandbox
+    }
+
+    @Test(arguments: [80, 100, 160])
+    func everyLineFitsCOLUMNS(_ columns: Int) async throws {
+        // Given fetches with a long value, a long URL and Japanese text
+        let sandbox = try await Self.history()
+
+        // When listed with COLUMNS set
+        let result = try await sandbox.run(["list"], environment: sandbox.environment(.sandbox, ["COLUMNS": "\(columns)"]))
+
+        // Then no line is wider than the width, and every column still starts where its header does
+        #expect(result.status == 0, "\(result)")
+        try #require(result.lines.count == 4, "\(result)")
+        for line in result.lines {
+            #expect(Cells.width(line) <= columns, "\(Cells.width(line)) cells: \(line)")
+        }
+        Self.expectAligned(result.lines, "SOURCE")
+        Self.expectAligned(result.lines, "RESULT")
+    }
+
+    @Test func aWideEnoughTerminalShowsAResultOfMoreThanFortyCellsWhole() async throws {
+        // Given a value of 60 characters, and a URL of 91
+        let sandbox = try await Self.history()
+
+        // When listed 230 columns wide: room for both
+        let result = try await sandbox.run(["list"], environment: sandbox.environment(.sandbox, ["COLUMNS": "230"]))
+
+        // Then the room is used: the value is shown whole, the long URL too
+        #expect(result.standardOutput.contains(Self.longValue), "\(result)")
+        #expect(result.standardOutput.contains(Self.longURL), "\(result)")
+    }
+
+    @Test func japaneseTextCountsTwoCellsACharacterAndAnAccentNone() async throws {
+        // Given a Japanese value (and an e with a combining accent)
+        let sandbox = try await Self.history()
+
+        // When listed to a pipe, wide enough for everything
+        let result = try await sandbox.run(["list"], environment: sandbox.environment(.sandbox, ["COLUMNS": "200"]))
+
+        // Then SOURCE starts at the same cell in every row, the Japanese one included
+        #expect(result.standardOutput.contains(Self.japanese), "\(result)")
+        Self.expectAligned(result.lines, "SOURCE")
+    }
+
+    @Test func aPipeWithoutCOLUMNSCutsNoSource() async throws {
+        // Given a long URL
+        let sandbox = try await Self.history()
+
+        // When listed to a pipe with no COLUMNS
+        let result = try await sandbox.run("list")
+
+        // Then the URL is whole, at the end of its row
+        #expect(result.lines.contains { $0.hasSuffix(Self.longURL) }, "\(result)")
+    }
+
+    @Test func theTerminalsOwnWidthIsUsedWhenCOLUMNSIsUnset() async throws {
+        // Given a terminal 100 columns wide (a pseudo-terminal made by script(1))
+        let sandbox = try await Self.history()
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) from util-linux is needed")
+
+        // When list runs on it
+        let command = "stty cols 100 rows 40; exec '\(FetchHistoryProcess.binary.path)' list"
+        let result = try await sandbox.run(
+            ["-qec", command, "/dev/null"], environment: sandbox.environment(.sandbox, ["TERM": "xterm"]),
+            executable: URL(fileURLWithPath: "/usr/bin/script")
+        )
+
+        // Then every line fits in 100 cells
+        #expect(result.status == 0, "\(result)")
+        let lines = result.standardOutput.split(separator: "\r\n").map(String.init)
+        try #require(lines.count == 4, "\(result)")
+        for line in lines {
+            #expect(Cells.width(line) <= 100, "\(Cells.width(line)) cells: \(line)")
+        }
+    }
+
+    /// The header's `column` starts at the same cell as that column in every row:
+    /// the cell before it is a space in every line, and the one before that too.
+    static func expectAligned(_ lines: [String], _ column: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let header = lines.first, let range = header.range(of: column) else {
+            Issue.record("no \(column) in \(lines)", sourceLocation: sourceLocation)
+            return
+        }
+        let start = Cells.width(String(header[..<range.lowerBound]))
+        for line in lines.dropFirst() {
+            let before = Cells.prefix(line, cells: start)
+            #expect(before.hasSuffix("  ") && Cells.width(before) == start, "\(column) at cell \(start): \(line)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func fetchsRowsFitEightyColumns() async throws {
+        // Given an empty sandbox and an 80-column width
+        let sandbox = try Sandbox()
+
+        // When two fetches are printed as they end
+        let result = try await sandbox.run(
+            ["fetch", "--count", "2", "--latency", "0", "--interval", "0"],
+            environment: sandbox.environment(.sandbox, ["COLUMNS": "80"])
+        )
+
+        // Then each row fits, with its outcome and its source
+        #expect(result.status == 0 && result.lines.count == 2, "\(result)")
+        for line in result.lines {
+            #expect(Cells.width(line) <= 80 && line.contains("succeeded") && line.hasSuffix("random"), "\(Cells.width(line)) cells: \(line)")
+        }
+    }
+}
