@@ -3,23 +3,31 @@ import FoundationEssentials
 /// Which fetches a query returns. Every field left nil matches all.
 public struct HistoryFilter: Hashable, Sendable {
     public var status: FetchStatus?
-    /// Exact source, e.g. `random`.
+    /// The source, one of three ways (see `SourceMatch`): the exact source
+    /// (`random`), a host or host:port (`127.0.0.1`, `example.com:8080`:
+    /// every http or https URL there), or a URL prefix, any text containing
+    /// `://` (`http://127.0.0.1:8080/v1/`).
     public var source: String?
     public var sessionID: UUID?
     /// Fetches started at or after this moment.
     public var since: Timestamp?
     /// Fetches started before this moment.
     public var until: Timestamp?
+    /// Fetches whose error, source or value (as JSON text, an integer in
+    /// decimal) contains this text, ignoring case (see `TextSearch`). Every
+    /// character is literal: `%`, `_` and `\` have no special meaning.
+    public var containing: String?
 
     public init(
         status: FetchStatus? = nil, source: String? = nil, sessionID: UUID? = nil,
-        since: Timestamp? = nil, until: Timestamp? = nil
+        since: Timestamp? = nil, until: Timestamp? = nil, containing: String? = nil
     ) {
         self.status = status
         self.source = source
         self.sessionID = sessionID
         self.since = since
         self.until = until
+        self.containing = containing
     }
 
     /// Matches every fetch.

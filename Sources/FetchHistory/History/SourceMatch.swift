@@ -1,0 +1,51 @@
+/// What `HistoryFilter.source` (`--source`) matches, decided by the text
+/// alone:
+///
+/// - text containing `://` is a URL prefix: every source that starts with
+///   it (`http://127.0.0.1:8080/` finds every path on that port);
+/// - any other text is the exact source (`random`) or a host, with or
+///   without a port (`127.0.0.1`, `example.com:8443`): every `http://` or
+///   `https://` URL whose authority is exactly that, followed by the end,
+///   `:`, `/`, `?` or `#`. The host is compared as recorded (no case folding).
+///
+/// Each form is a `=` or a `GLOB` whose pattern starts with the literal
+/// text, so SQLite can still find the fetches through `fetch_by_source`
+/// (the GLOB optimization, sqlite.org/optoverview.html#the_like_optimization).
+enum SourceMatch {
+    case exactOrHost(String)
+    case urlPrefix(String)
+
+    init(_ text: String) {
+        self = text.contains("://") ? .urlPrefix(text) : .exactOrHost(text)
+    }
+
+    /// The condition on the `source` column, and the values it binds.
+    var condition: (String, [SQLValue]) {
+        switch self {
+        case .urlPrefix(let prefix):
+            return ("source GLOB ?", [.text(Self.literalGlob(prefix) + "*")])
+        case .exactOrHost(let text):
+            let host = Self.literalGlob(text)
+            return (
+                "(source = ? OR source = ? OR source = ? OR source GLOB ? OR source GLOB ?)",
+                [
+                    .text(text), .text("http://" + text), .text("https://" + text),
+                    .text("http://" + host + "[:/?#]*"), .text("https://" + host + "[:/?#]*"),
+                ]
+            )
+        }
+    }
+
+    /// `text` as a GLOB pattern matching exactly it: `*`, `?` and `[` are
+    /// wrapped in a one-character class (`]` alone is already literal).
+    static func literalGlob(_ text: String) -> String {
+        var pattern = ""
+        for character in text {
+            switch character {
+            case "*", "?", "[": pattern += "[\(character)]"
+            default: pattern.append(character)
+            }
+        }
+        return pattern
+    }
+}
