@@ -51,12 +51,19 @@ final class HistoryWatch {
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         signals = ends[0]
         Self.signalPipe.store(ends[1], ordering: .sequentiallyConsistent)
+        var mask = sigset_t()
+        sigemptyset(&mask)
         for number in [SIGINT, SIGTERM] {
             signal(number) { _ in
                 var byte: UInt8 = 1
                 _ = write(HistoryWatch.signalPipe.load(ordering: .relaxed), &byte, 1)
             }
+            sigaddset(&mask, number)
         }
+        // A process may start with them blocked (a mask is inherited: a
+        // launcher's worker thread often blocks every signal); unblocked
+        // here, so they reach the handler.
+        pthread_sigmask(SIG_UNBLOCK, &mask, nil)
 
         let (folder, name) = path.folderAndName
         names = Set(["", "-wal", "-journal"].map { Array((name + $0).utf8) })
