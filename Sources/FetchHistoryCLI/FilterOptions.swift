@@ -63,11 +63,17 @@ struct FilterOptions: ParsableArguments {
         return status
     }
 
-    /// The filter, resolving a session prefix to its id in `db`.
-    func filter(in db: Database) throws -> HistoryFilter {
-        HistoryFilter(
-            status: outcome, source: source, sessionID: try session.map { try db.session(idPrefix: $0).id },
+    /// The filter, resolving a session prefix to its id in `db`, and
+    /// `--source` to the sources it matches in `db` now (fast to list) or,
+    /// for a follower, to a condition that also matches sources recorded later.
+    func filter(in db: Database, sourcesRecordedLater: Bool = false) throws -> HistoryFilter {
+        var filter = HistoryFilter(
+            status: outcome, sessionID: try session.map { try db.session(idPrefix: $0).id },
             since: since?.timestamp, until: until?.timestamp, containing: grep
         )
+        if let source {
+            if sourcesRecordedLater { filter.sourceMatching = source } else { filter.sources = try db.sources(matching: source) }
+        }
+        return filter
     }
 }

@@ -56,8 +56,8 @@ struct ListCommand: ParsableCommand {
         let watch = try follow ? HistoryWatch(databasePath: database.path()) : nil
         let store = try database.openForReading()
         let (filter, fetches, cursor) = try store.read { db in
-            let filter = try filters.filter(in: db)
-            return (filter, try db.fetches(matching: filter, limit: limit == 0 ? nil : limit), try follow ? db.cursor() : nil)
+            let listed = try db.fetches(matching: filters.filter(in: db), limit: limit == 0 ? nil : limit)
+            return (try filters.filter(in: db, sourcesRecordedLater: true), listed, try follow ? db.cursor() : nil)
         }
         var printer = FetchPrinter(
             output: OutputStream.standardOutput(), format: format, header: !header.noHeader, color: Terminal.wantsColor

@@ -78,6 +78,28 @@ struct FollowTests {
         #expect(result.lines.map { String($0.prefix(36)) } == [Ids.fetch(4)], "\(result)")
     }
 
+    @Test func aHostFollowedMatchesASourceFirstRecordedAfterwards() async throws {
+        // Given a follower of a host that has one source so far
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("succeeded", id: Ids.fetch(1), source: "http://127.0.0.1:8080/n", at: Fixtures.day0)])
+        let follower = try await sandbox.start("list", "--follow", "--format", "tsv", "--no-header", "--source", "127.0.0.1")
+        #expect(await follower.waitForPrintedLines(1), "the follower did not print the history")
+
+        // When a fetch from another port of that host, then one from elsewhere, then a matching one are imported
+        try await sandbox.importRecords([
+            .make("failed", id: Ids.fetch(2), source: "http://127.0.0.1:9999/other", at: Fixtures.day0 + 1000),
+            .make("failed", id: Ids.fetch(3), source: "http://127.0.0.2/n", at: Fixtures.day0 + 2000),
+        ])
+        try await sandbox.importRecords([.make("failed", id: Ids.fetch(4), source: "https://127.0.0.1/n", at: Fixtures.day0 + 3000)])
+        let printed = await follower.waitForPrintedLines(3)
+        follower.send(SIGINT)
+        let result = try await follower.wait(limit: .seconds(20))
+
+        // Then the new sources of that host are printed, the other host's is not
+        #expect(printed, "\(result)")
+        #expect(result.lines.map { String($0.prefix(36)) } == [Ids.fetch(1), Ids.fetch(2), Ids.fetch(4)], "\(result)")
+    }
+
     @Test func ctrlCClosesTheJSONArray() async throws {
         // Given a follower printing one JSON array
         let sandbox = try Sandbox()

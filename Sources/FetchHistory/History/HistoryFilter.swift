@@ -3,11 +3,20 @@ import FoundationEssentials
 /// Which fetches a query returns. Every field left nil matches all.
 public struct HistoryFilter: Hashable, Sendable {
     public var status: FetchStatus?
-    /// The source, one of three ways (see `SourceMatch`): the exact source
-    /// (`random`), a host or host:port (`127.0.0.1`, `example.com:8080`:
-    /// every http or https URL there), or a URL prefix, any text containing
-    /// `://` (`http://127.0.0.1:8080/v1/`).
+    /// Exact source, e.g. `random`.
     public var source: String?
+    /// Any of these exact sources (none: no fetch matches). What
+    /// `Database.sources(matching:)` found for `sourceMatching`: a list of
+    /// exact sources lets SQLite read one source's fetches in time order
+    /// straight from `fetch_by_source`.
+    public var sources: [String]?
+    /// The source the way `--source` takes it (see `SourceMatch`): the exact
+    /// source (`random`), a host or host:port (`127.0.0.1`,
+    /// `example.com:8443`: every http or https URL there), or a URL prefix,
+    /// any text containing `://` (`http://127.0.0.1:8080/v1/`). Also
+    /// matches sources first recorded after the query started, which
+    /// `sources` cannot: what a follower needs.
+    public var sourceMatching: String?
     public var sessionID: UUID?
     /// Fetches started at or after this moment.
     public var since: Timestamp?
@@ -20,10 +29,13 @@ public struct HistoryFilter: Hashable, Sendable {
 
     public init(
         status: FetchStatus? = nil, source: String? = nil, sessionID: UUID? = nil,
-        since: Timestamp? = nil, until: Timestamp? = nil, containing: String? = nil
+        since: Timestamp? = nil, until: Timestamp? = nil, containing: String? = nil,
+        sources: [String]? = nil, sourceMatching: String? = nil
     ) {
         self.status = status
         self.source = source
+        self.sources = sources
+        self.sourceMatching = sourceMatching
         self.sessionID = sessionID
         self.since = since
         self.until = until

@@ -116,6 +116,13 @@ public enum HistorySQL {
         "SELECT * FROM \"\(table)\""
     }
 
+    /// Whether any fetch has exactly the source bound.
+    static let sourceExists = "SELECT 1 FROM fetch WHERE source = ? LIMIT 1"
+
+    /// The first source after ?2 that matches the GLOB pattern ?1, read from
+    /// `fetch_by_source`: one seek per distinct source.
+    static let nextSourceMatching = "SELECT source FROM fetch WHERE source GLOB ? AND source > ? ORDER BY source LIMIT 1"
+
     // Following (`list --follow`): fetches are found by `seq`, the rowid.
     static let largestFetchSeqOrZero = "SELECT coalesce(max(seq), 0) FROM fetch"
     static let runningFetchSeqs = "SELECT seq FROM fetch WHERE outcome IS NULL"
@@ -185,7 +192,16 @@ public enum HistorySQL {
             values.append(.text(status.rawValue))
         }
         if let source = filter.source {
-            let (condition, bound) = SourceMatch(source).condition
+            clauses.append("source = ?")
+            values.append(.text(source))
+        }
+        if let sources = filter.sources {
+            // One `?` per source (SQLite takes an empty list: no row matches).
+            clauses.append("source IN (" + Array(repeating: "?", count: sources.count).joined(separator: ", ") + ")")
+            values += sources.map { .text($0) }
+        }
+        if let text = filter.sourceMatching {
+            let (condition, bound) = SourceMatch(text).condition
             clauses.append(condition)
             values += bound
         }

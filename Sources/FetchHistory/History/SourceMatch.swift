@@ -9,8 +9,11 @@
 ///   `:`, `/`, `?` or `#`. The host is compared as recorded (no case folding).
 ///
 /// Each form is a `=` or a `GLOB` whose pattern starts with the literal
-/// text, so SQLite can still find the fetches through `fetch_by_source`
-/// (the GLOB optimization, sqlite.org/optoverview.html#the_like_optimization).
+/// text, so SQLite finds the sources through `fetch_by_source` (the GLOB
+/// optimization, sqlite.org/optoverview.html#the_like_optimization).
+/// `Database.sources(matching:)` lists them first, one index seek each:
+/// `source IN (…)` then reads one source's fetches already in time order,
+/// where the `OR` of five terms would sort every matching fetch.
 enum SourceMatch {
     case exactOrHost(String)
     case urlPrefix(String)
@@ -21,18 +24,24 @@ enum SourceMatch {
 
     /// The condition on the `source` column, and the values it binds.
     var condition: (String, [SQLValue]) {
+        let terms = exactSources.map { ("source = ?", $0) } + patterns.map { ("source GLOB ?", $0) }
+        return ("(" + terms.map(\.0).joined(separator: " OR ") + ")", terms.map { .text($0.1) })
+    }
+
+    /// The sources that match if the history has them, exactly.
+    var exactSources: [String] {
         switch self {
-        case .urlPrefix(let prefix):
-            return ("source GLOB ?", [.text(Self.literalGlob(prefix) + "*")])
+        case .urlPrefix: []
+        case .exactOrHost(let text): [text, "http://" + text, "https://" + text]
+        }
+    }
+
+    /// GLOB patterns for the other sources that match.
+    var patterns: [String] {
+        switch self {
+        case .urlPrefix(let prefix): [Self.literalGlob(prefix) + "*"]
         case .exactOrHost(let text):
-            let host = Self.literalGlob(text)
-            return (
-                "(source = ? OR source = ? OR source = ? OR source GLOB ? OR source GLOB ?)",
-                [
-                    .text(text), .text("http://" + text), .text("https://" + text),
-                    .text("http://" + host + "[:/?#]*"), .text("https://" + host + "[:/?#]*"),
-                ]
-            )
+            ["http://", "https://"].map { $0 + Self.literalGlob(text) + "[:/?#]*" }
         }
     }
 
