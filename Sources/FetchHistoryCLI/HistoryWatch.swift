@@ -16,6 +16,13 @@ import Synchronization
 /// (`fetchesEnded(after:matching:)`), so spurious or merged events are
 /// harmless.
 ///
+/// One thing inotify cannot see: SQLite writes a commit's pages to the WAL
+/// file (an event), then makes them visible by updating the WAL index in
+/// shared memory (no event: it is a memory map). Woken by the first, a
+/// reader can still miss the commit. So after each event the watch also
+/// says "look again" every 50 ms, ten times, then sleeps for good: a commit
+/// is seen within 50 ms, and an idle follower still never runs.
+///
 /// Ctrl-C (SIGINT) and SIGTERM are turned into a byte on a pipe the wait
 /// also watches (the self-pipe trick: writing to a pipe is one of the few
 /// things a signal handler may do), so they end the wait, and never a row
@@ -75,6 +82,11 @@ final class HistoryWatch {
         }
     }
 
+    /// How many more 50 ms looks follow the last change event.
+    private var looksLeft = 0
+    private static let looksAfterChange = 10
+    private static let lookInterval: Int32 = 50
+
     /// Sleeps until the next event. Several at once: Ctrl-C first, then a
     /// closed output, then changes.
     func next() throws -> Event {
@@ -84,16 +96,25 @@ final class HistoryWatch {
                 pollfd(fd: STDOUT_FILENO, events: 0, revents: 0),
                 pollfd(fd: changes, events: Int16(POLLIN), revents: 0),
             ]
-            // No timeout: only the kernel wakes this process.
-            if poll(&descriptors, nfds_t(descriptors.count), -1) < 0 {
+            // No timeout once the looks after a change are done: then only
+            // the kernel wakes this process.
+            let ready = poll(&descriptors, nfds_t(descriptors.count), looksLeft > 0 ? Self.lookInterval : -1)
+            if ready < 0 {
                 if errno == EINTR { continue }
                 throw CLIError("cannot wait for new fetches: \(String(cString: strerror(errno)))")
+            }
+            if ready == 0 {
+                looksLeft -= 1
+                return .changed
             }
             if descriptors[0].revents != 0 { return .interrupted }
             // With no events asked for, poll still reports these: a pipe's
             // reader closed (POLLERR) or a terminal hung up (POLLHUP).
             if descriptors[1].revents & Int16(POLLERR | POLLHUP) != 0 { return .outputClosed }
-            if descriptors[2].revents != 0, try concernsHistory() { return .changed }
+            if descriptors[2].revents != 0, try concernsHistory() {
+                looksLeft = Self.looksAfterChange
+                return .changed
+            }
         }
     }
 
