@@ -20,7 +20,8 @@ struct FilterOptions: ParsableArguments {
             discussion: """
                 Text with :// is a URL prefix (http://127.0.0.1:8080/ matches every source starting with it); \
                 other text is the exact source (random) or a host, with or without a port (127.0.0.1, \
-                example.com:8443), matching every http:// and https:// URL on it. Case-sensitive.
+                example.com:8443), matching every http:// and https:// URL on it. Case-sensitive. \
+                Example: --source 127.0.0.1
                 """,
             valueName: "source"
         )
@@ -33,7 +34,7 @@ struct FilterOptions: ParsableArguments {
             discussion: """
                 The value is searched as shown: an integer in decimal, anything else as its JSON text. \
                 Case is ignored beyond ASCII (ÉCHEC finds échec, STRASSE finds straße); every character \
-                of TEXT is literal (% _ \\ * are not wildcards).
+                of TEXT is literal (% _ \\ * are not wildcards). Example: --grep 'connection refused'
                 """,
             valueName: "TEXT"
         )

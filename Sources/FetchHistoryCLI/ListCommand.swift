@@ -12,7 +12,7 @@ struct ListCommand: ParsableCommand {
             a carriage return \\r and any other control character \\xHH.
 
             --follow prints the newest --limit fetches oldest first, then each fetch that ends afterwards, \
-            recorded by any process, until Ctrl-C (exit 0). Idle, it sleeps on inotify: no polling.
+            recorded by any process, until Ctrl-C (exit 0). Idle, it sleeps on inotify and uses no processor time.
 
             Examples:
               fetch-history list
@@ -34,7 +34,7 @@ struct ListCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Show at most this many fetches; 0 shows all.")
     var limit = 20
 
-    @Option(help: "table (aligned text), json (one array), jsonl (one object per line) or tsv (tab-separated, see below).")
+    @Option(help: "table (aligned text), json (one array), jsonl (one object per line) or tsv (tab-separated, see above).")
     var format = ListFormat.table
 
     @OptionGroup var header: HeaderOption

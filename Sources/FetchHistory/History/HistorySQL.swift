@@ -119,9 +119,10 @@ public enum HistorySQL {
     /// Whether any fetch has exactly the source bound.
     static let sourceExists = "SELECT 1 FROM fetch WHERE source = ? LIMIT 1"
 
-    /// The first source after ?2 that matches the GLOB pattern ?1, read from
-    /// `fetch_by_source`: one seek per distinct source.
-    static let nextSourceMatching = "SELECT source FROM fetch WHERE source GLOB ? AND source > ? ORDER BY source LIMIT 1"
+    /// The first source from (or after) the one bound, in `fetch_by_source`'s
+    /// order: one seek each, however many fetches a source has.
+    static let firstSourceFrom = "SELECT source FROM fetch WHERE source >= ? ORDER BY source LIMIT 1"
+    static let firstSourceAfter = "SELECT source FROM fetch WHERE source > ? ORDER BY source LIMIT 1"
 
     // Following (`list --follow`): fetches are found by `seq`, the rowid.
     static let largestFetchSeqOrZero = "SELECT coalesce(max(seq), 0) FROM fetch"

@@ -45,6 +45,18 @@ enum SourceMatch {
         }
     }
 
+    /// The literal prefixes of the other sources that match, each with the
+    /// bytes that may follow it (nil: anything, or nothing). The same
+    /// sources as `patterns`, for `Database.sources(matching:)`, which walks
+    /// `fetch_by_source` from each prefix.
+    var prefixes: [(prefix: String, following: Set<UInt8>?)] {
+        switch self {
+        case .urlPrefix(let prefix): [(prefix, nil)]
+        case .exactOrHost(let text):
+            ["http://", "https://"].map { ($0 + text, Set(":/?#".utf8)) }
+        }
+    }
+
     /// `text` as a GLOB pattern matching exactly it: `*`, `?` and `[` are
     /// wrapped in a one-character class (`]` alone is already literal).
     static func literalGlob(_ text: String) -> String {
