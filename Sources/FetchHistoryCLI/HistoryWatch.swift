@@ -20,8 +20,10 @@ import Synchronization
 /// file (an event), then makes them visible by updating the WAL index in
 /// shared memory (no event: it is a memory map). Woken by the first, a
 /// reader can still miss the commit. So after each event the watch also
-/// says "look again" every 50 ms, ten times, then sleeps for good: a commit
-/// is seen within 50 ms, and an idle follower still never runs.
+/// says "look again" every 50 ms, ten times (and so it does after starting,
+/// for a commit whose pages were written just before the watch began), then
+/// sleeps for good: a commit is seen at most 50 ms after it becomes
+/// visible, and an idle follower still never runs.
 ///
 /// Ctrl-C (SIGINT) and SIGTERM are turned into a byte on a pipe the wait
 /// also watches (the self-pipe trick: writing to a pipe is one of the few
@@ -83,7 +85,7 @@ final class HistoryWatch {
     }
 
     /// How many more 50 ms looks follow the last change event.
-    private var looksLeft = 0
+    private var looksLeft = HistoryWatch.looksAfterChange
     private static let looksAfterChange = 10
     private static let lookInterval: Int32 = 50
 
