@@ -2,19 +2,44 @@ import ArgumentParser
 import FetchHistory
 import FoundationEssentials
 
-/// The filters `list` and `export` share.
+/// The filters `list`, `export` and `stats` share.
 struct FilterOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Only fetches with this outcome: \(FetchStatus.allCases.map(\.rawValue).joined(separator: ", ")).",
             valueName: "outcome"
         ),
+        completion: .list(FetchStatus.allCases.map(\.rawValue)),
         transform: FilterOptions.status
     )
     var outcome: FetchStatus?
 
-    @Option(help: ArgumentHelp("Only fetches from this source (exactly as listed).", valueName: "source"))
+    @Option(
+        help: ArgumentHelp(
+            "Only fetches from this source: exact, a host, or a URL prefix.",
+            discussion: """
+                Text with :// is a URL prefix (http://127.0.0.1:8080/ matches every source starting with it); \
+                other text is the exact source (random) or a host, with or without a port (127.0.0.1, \
+                example.com:8443), matching every http:// and https:// URL on it. Case-sensitive. \
+                Example: --source 127.0.0.1
+                """,
+            valueName: "source"
+        )
+    )
     var source: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Only fetches whose error, source or value contains TEXT, ignoring case.",
+            discussion: """
+                The value is searched as shown: an integer in decimal, anything else as its JSON text. \
+                Case is ignored beyond ASCII (ÉCHEC finds échec, STRASSE finds straße); every character \
+                of TEXT is literal (% _ \\ * are not wildcards). Example: --grep 'connection refused'
+                """,
+            valueName: "TEXT"
+        )
+    )
+    var grep: String?
 
     @Option(help: ArgumentHelp("Only fetches of this session (an id or unique id prefix).", valueName: "id"))
     var session: String?
@@ -25,6 +50,13 @@ struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only fetches started before T (same forms as --since).", valueName: "T"))
     var until: TimeArgument?
 
+    func validate() throws {
+        // An empty value is usually an unset variable (`--grep "$WORD"`):
+        // it would match everything (or, for a source, nothing) silently.
+        if grep?.isEmpty == true { throw ValidationError("--grep is empty; give the text to search for") }
+        if source?.isEmpty == true { throw ValidationError("--source is empty; give a source, a host or a URL prefix") }
+    }
+
     static func status(_ text: String) throws -> FetchStatus {
         guard let status = FetchStatus(rawValue: text) else {
             throw ValidationError("'\(text.prefix(40))\(text.count > 40 ? "…" : "")' is not an outcome; use one of \(FetchStatus.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -32,11 +64,17 @@ struct FilterOptions: ParsableArguments {
         return status
     }
 
-    /// The filter, resolving a session prefix to its id in `db`.
-    func filter(in db: Database) throws -> HistoryFilter {
-        HistoryFilter(
-            status: outcome, source: source, sessionID: try session.map { try db.session(idPrefix: $0).id },
-            since: since?.timestamp, until: until?.timestamp
+    /// The filter, resolving a session prefix to its id in `db`, and
+    /// `--source` to the sources it matches in `db` now (fast to list) or,
+    /// for a follower, to a condition that also matches sources recorded later.
+    func filter(in db: Database, sourcesRecordedLater: Bool = false) throws -> HistoryFilter {
+        var filter = HistoryFilter(
+            status: outcome, sessionID: try session.map { try db.session(idPrefix: $0).id },
+            since: since?.timestamp, until: until?.timestamp, containing: grep
         )
+        if let source {
+            if sourcesRecordedLater { filter.sourceMatching = source } else { filter.sources = try db.sources(matching: source) }
+        }
+        return filter
     }
 }

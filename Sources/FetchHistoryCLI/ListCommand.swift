@@ -6,46 +6,93 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List recorded fetches, newest first.",
         discussion: """
+            --format tsv prints one line per fetch with the export's first columns (id, session, source, \
+            outcome, cancelReason, value, error, startedAt, endedAt, durationMs, status, bytes), tab-separated; \
+            an empty cell is a missing value. In a cell a backslash is written \\\\, a tab \\t, a newline \\n, \
+            a carriage return \\r and any other control character \\xHH.
+
+            --follow prints the newest --limit fetches oldest first, then each fetch that ends afterwards, \
+            recorded by any process, until Ctrl-C (exit 0). Idle, it sleeps on inotify and uses no processor time.
+
             Examples:
               fetch-history list
               fetch-history list --limit 0 --outcome timed-out
               fetch-history list --since 2026-11-22 --until 2026-11-23 --format jsonl
               fetch-history list --source random --since 2h
+              fetch-history list --source 127.0.0.1 --grep refused
+              fetch-history list --grep 'ÉCHEC' --limit 0
+              fetch-history list --format tsv --no-header | cut -f 4 | sort | uniq -c
+              fetch-history list --follow --format jsonl --outcome failed
             """
     )
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var filters: FilterOptions
 
-    @Option(help: "Show at most this many fetches; 0 shows all.")
+    // Unconditional: `--limit -1` is a value to refuse with a reason, not a
+    // missing value followed by an unknown option.
+    @Option(parsing: .unconditional, help: "Show at most this many fetches; 0 shows all.")
     var limit = 20
 
-    @Option(help: "table (aligned text), json (one array) or jsonl (one object per line).")
+    @Option(help: "table (aligned text), json (one array), jsonl (one object per line) or tsv (tab-separated, see above).")
     var format = ListFormat.table
 
+    @OptionGroup var header: HeaderOption
+
+    @Flag(help: "Then print each fetch as it ends, recorded by any process, until Ctrl-C.")
+    var follow = false
+
     func validate() throws {
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more") }
+        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        try header.validate(for: format)
+        if follow, filters.outcome == .running {
+            throw ValidationError("--follow prints fetches as they end, so none would ever show as running; leave out --outcome running")
+        }
     }
 
     func run() throws {
+        // Before the store is opened: the watch blocks Ctrl-C while no
+        // other thread exists, and sees every write after the listing's snapshot.
+        let watch = try follow ? HistoryWatch(databasePath: database.path()) : nil
         let store = try database.openForReading()
-        let fetches = try store.read { db in try db.fetches(matching: filters.filter(in: db), limit: limit == 0 ? nil : limit) }
-        let output = OutputStream.standardOutput()
-        switch format {
-        case .table:
-            let table = FetchTable(color: Terminal.wantsColor, fitting: fetches)
-            if fetches.isEmpty {
-                StandardError.write("no fetches match\n")
-            } else {
-                try output.write(table.header + "\n")
-                for fetch in fetches { try output.write(table.row(fetch) + "\n") }
+        let (filter, fetches, cursor) = try store.read { db in
+            let listed = try db.fetches(matching: filters.filter(in: db), limit: limit == 0 ? nil : limit)
+            return (try filters.filter(in: db, sourcesRecordedLater: true), listed, try follow ? db.cursor() : nil)
+        }
+        var printer = FetchPrinter(
+            output: OutputStream.standardOutput(), format: format, header: !header.noHeader, color: Terminal.wantsColor,
+            fitting: fetches
+        )
+        if fetches.isEmpty, format == .table, !follow {
+            StandardError.write("no fetches match\n")
+            return
+        }
+        try printer.begin()
+        // Followed, the newest come last: the ones that end next go below them.
+        for fetch in follow ? fetches.reversed() : fetches { try printer.write(fetch) }
+        if let watch, var cursor {
+            try printer.flush()
+            try Self.follow(store, filter: filter, from: &cursor, watch: watch, printer: &printer)
+        }
+        try printer.end()
+    }
+
+    /// Prints each fetch matching `filter` as it ends, until Ctrl-C.
+    private static func follow(
+        _ store: HistoryStore, filter: HistoryFilter, from cursor: inout HistoryCursor, watch: HistoryWatch,
+        printer: inout FetchPrinter
+    ) throws {
+        while true {
+            switch try watch.next() {
+            case .interrupted: return
+            case .outputClosed: throw OutputClosed()
+            case .changed:
+                var next = cursor
+                let ended = try store.read { db in try db.fetchesEnded(after: &next, matching: filter) }
+                cursor = next
+                for fetch in ended { try printer.write(fetch) }
+                try printer.flush()
             }
-            try output.flush()
-        case .json, .jsonl:
-            var writer = FetchWriter(output: output, format: format == .json ? .json : .jsonl)
-            try writer.begin()
-            for fetch in fetches { try writer.write(fetch) }
-            try writer.end()
         }
     }
 }

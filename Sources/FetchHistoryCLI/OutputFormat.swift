@@ -1,8 +1,11 @@
 import ArgumentParser
 
-/// How `list` prints fetches.
+/// How `list` prints fetches (and any command that lists rows).
 enum ListFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json, jsonl
+    case table, json, jsonl, tsv
+
+    /// Whether the format starts with a header line, which `--no-header` leaves out.
+    var hasHeader: Bool { self == .table || self == .tsv }
 }
 
 /// How `export` writes fetches.

@@ -71,19 +71,24 @@ struct ListCommandTests {
         if outcome != "running" { #expect(!listed.isEmpty) }
     }
 
-    @Test func sourceFilterMatchesTheSourceExactly() async throws {
-        // Given the standard history, with two sources
+    @Test func sourceFilterMatchesTheExactSourceItsHostOrAURLPrefix() async throws {
+        // Given the standard history, with two sources: random and https://numbers.example/api
         let sandbox = try await standardHistory()
 
-        // When listed by each source, and by a prefix of one
+        // When listed by each source, by the URL's host, by a URL prefix, and by a plain prefix
         let random = try await sandbox.listedIDs(["--source", "random"])
         let other = try await sandbox.listedIDs(["--source", Fixtures.otherSource])
-        let prefix = try await sandbox.listedIDs(["--source", "https://numbers"])
+        let host = try await sandbox.listedIDs(["--source", "numbers.example"])
+        let urlPrefix = try await sandbox.listedIDs(["--source", "https://numbers"])
+        let plainPrefix = try await sandbox.listedIDs(["--source", "rand"])
 
-        // Then each source gets its own fetches, and a prefix matches nothing
+        // Then each source gets its own fetches, as do its host and a URL prefix; text without
+        // :// is a whole source or host, never a prefix
         #expect(random == ids(Fixtures.standard) { $0.source == "random" })
         #expect(other == ids(Fixtures.standard) { $0.source == Fixtures.otherSource })
-        #expect(prefix.isEmpty)
+        #expect(host == other)
+        #expect(urlPrefix == other)
+        #expect(plainPrefix.isEmpty)
     }
 
     @Test func sessionFilterTakesAFullIdOrAUniquePrefix() async throws {

@@ -116,6 +116,37 @@ public enum HistorySQL {
         "SELECT * FROM \"\(table)\""
     }
 
+    /// Whether any fetch has exactly the source bound.
+    static let sourceExists = "SELECT 1 FROM fetch WHERE source = ? LIMIT 1"
+
+    /// The first source from (or after) the one bound, in `fetch_by_source`'s
+    /// order: one seek each, however many fetches a source has.
+    static let firstSourceFrom = "SELECT source FROM fetch WHERE source >= ? ORDER BY source LIMIT 1"
+    static let firstSourceAfter = "SELECT source FROM fetch WHERE source > ? ORDER BY source LIMIT 1"
+
+    // Following (`list --follow`): fetches are found by `seq`, the rowid.
+    static let largestFetchSeqOrZero = "SELECT coalesce(max(seq), 0) FROM fetch"
+    static let runningFetchSeqs = "SELECT seq FROM fetch WHERE outcome IS NULL"
+
+    /// The fetches written after `seq` ?1, and those in the JSON array ?2
+    /// (the ones seen running): each `seq` and its outcome. The two parts
+    /// never overlap: every watched `seq` is at most ?1.
+    static let fetchesWrittenOrWatched = """
+        SELECT seq, outcome FROM fetch WHERE seq > ?
+        UNION ALL
+        SELECT seq, outcome FROM fetch WHERE seq IN (SELECT value FROM json_each(?))
+        """
+
+    /// The fetches matching `filter` among those whose `seq` is in a JSON
+    /// array (bound last), oldest first.
+    static func fetchesBySeq(_ filter: HistoryFilter) -> (String, [SQLValue]) {
+        let (conditions, values) = conditions(for: filter)
+        return (
+            "SELECT \(fetchColumns) FROM fetch\(and(conditions, "seq IN (SELECT value FROM json_each(?))")) ORDER BY started_at, seq",
+            values
+        )
+    }
+
     static func countByOutcome(_ conditions: String) -> String {
         "SELECT outcome, count(*) FROM fetch\(conditions) GROUP BY 1"
     }
@@ -165,6 +196,16 @@ public enum HistorySQL {
             clauses.append("source = ?")
             values.append(.text(source))
         }
+        if let sources = filter.sources {
+            // One `?` per source (SQLite takes an empty list: no row matches).
+            clauses.append("source IN (" + Array(repeating: "?", count: sources.count).joined(separator: ", ") + ")")
+            values += sources.map { .text($0) }
+        }
+        if let text = filter.sourceMatching {
+            let (condition, bound) = SourceMatch(text).condition
+            clauses.append(condition)
+            values += bound
+        }
         if let session = filter.sessionID {
             clauses.append("session_id = ?")
             values.append(.text(session.lowercased))
@@ -176,6 +217,11 @@ public enum HistorySQL {
         if let until = filter.until {
             clauses.append("started_at < ?")
             values.append(.integer(until.millisecondsSince1970))
+        }
+        // Last: the cheap, indexed conditions narrow the rows first.
+        if let text = filter.containing {
+            clauses.append("fetch_history_contains(?, error, source, value)")
+            values.append(.text(text))
         }
         return (clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND "), values)
     }

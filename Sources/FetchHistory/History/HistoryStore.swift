@@ -47,6 +47,7 @@ public final class HistoryStore: Sendable {
                 try database.useWriteAheadLog()
             }
             try database.registerProcessAliveFunction()
+            try database.registerTextSearchFunction()
             connection = Connection(database)
         } catch let failure as OpenFailure {
             throw .cannotOpen(path: path, reason: failure)

@@ -1,0 +1,152 @@
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// Waits, without using the processor, until the history's files change,
+/// Ctrl-C is pressed, or the reader of standard output goes away: what
+/// `list --follow` sleeps on between the fetches it prints.
+///
+/// Why inotify rather than polling `PRAGMA data_version` on a timer: the
+/// kernel wakes the follower when a writer writes the database or its
+/// write-ahead log, so it prints a fetch as soon as it is committed and, idle,
+/// it never runs at all (a timer costs a wake-up per tick, and a delay
+/// between a fetch and its line). The folder is watched, not the files:
+/// SQLite creates and deletes `-wal` and `-journal` as it goes. An event
+/// only says "look again"; what changed is read from the database itself
+/// (`fetchesEnded(after:matching:)`), so spurious or merged events are
+/// harmless.
+///
+/// One thing inotify cannot see: SQLite writes a commit's pages to the WAL
+/// file (an event), then makes them visible by updating the WAL index in
+/// shared memory (no event: it is a memory map). Woken by the first, a
+/// reader can still miss the commit. So after each event the watch also
+/// says "look again" every 50 ms, ten times (and so it does after starting,
+/// for a commit whose pages were written just before the watch began), then
+/// sleeps for good: a commit is seen at most 50 ms after it becomes
+/// visible, and an idle follower still never runs.
+///
+/// Ctrl-C (SIGINT) and SIGTERM are turned into a byte on a pipe the wait
+/// also watches (the self-pipe trick: writing to a pipe is one of the few
+/// things a signal handler may do), so they end the wait, and never a row
+/// half-printed: the follower ends its output (a `json` array is closed) and
+/// exits 0.
+final class HistoryWatch {
+    enum Event {
+        /// Something wrote to the database's files.
+        case changed
+        /// Ctrl-C or SIGTERM.
+        case interrupted
+        /// Standard output is a pipe whose reader has gone.
+        case outputClosed
+    }
+
+    private let changes: Int32
+    /// The read end of the pipe the signal handler writes to.
+    private let signals: Int32
+    /// The names whose changes count: the database and SQLite's files beside it.
+    private let names: Set<[UInt8]>
+
+    /// The write end of the pipe, for the signal handler, which cannot
+    /// capture anything: set once, before the handler is installed.
+    private static let signalPipe = Atomic<Int32>(-1)
+
+    /// Starts watching the folder of the database at `path`, and turns
+    /// SIGINT and SIGTERM into `.interrupted`.
+    init(databasePath path: String) throws {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw CLIError("cannot wait for Ctrl-C: \(String(cString: strerror(errno)))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // A full pipe must not block the handler: one byte is enough.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        signals = ends[0]
+        Self.signalPipe.store(ends[1], ordering: .sequentiallyConsistent)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for number in [SIGINT, SIGTERM] {
+            signal(number) { _ in
+                var byte: UInt8 = 1
+                _ = write(HistoryWatch.signalPipe.load(ordering: .relaxed), &byte, 1)
+            }
+            sigaddset(&mask, number)
+        }
+        // A process may start with them blocked (a mask is inherited: a
+        // launcher's worker thread often blocks every signal); unblocked
+        // here, so they reach the handler.
+        pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+
+        let (folder, name) = path.folderAndName
+        names = Set(["", "-wal", "-journal"].map { Array((name + $0).utf8) })
+        changes = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard changes >= 0,
+              inotify_add_watch(changes, folder.isEmpty ? "." : folder, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)) >= 0
+        else {
+            throw CLIError("cannot watch \(path) for new fetches: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// How many more 50 ms looks follow the last change event.
+    private var looksLeft = HistoryWatch.looksAfterChange
+    private static let looksAfterChange = 10
+    private static let lookInterval: Int32 = 50
+
+    /// Sleeps until the next event. Several at once: Ctrl-C first, then a
+    /// closed output, then changes.
+    func next() throws -> Event {
+        while true {
+            var descriptors = [
+                pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: STDOUT_FILENO, events: 0, revents: 0),
+                pollfd(fd: changes, events: Int16(POLLIN), revents: 0),
+            ]
+            // No timeout once the looks after a change are done: then only
+            // the kernel wakes this process.
+            let ready = poll(&descriptors, nfds_t(descriptors.count), looksLeft > 0 ? Self.lookInterval : -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw CLIError("cannot wait for new fetches: \(String(cString: strerror(errno)))")
+            }
+            if ready == 0 {
+                looksLeft -= 1
+                return .changed
+            }
+            if descriptors[0].revents != 0 { return .interrupted }
+            // With no events asked for, poll still reports these: a pipe's
+            // reader closed (POLLERR) or a terminal hung up (POLLHUP).
+            if descriptors[1].revents & Int16(POLLERR | POLLHUP) != 0 { return .outputClosed }
+            if descriptors[2].revents != 0, try concernsHistory() {
+                looksLeft = Self.looksAfterChange
+                return .changed
+            }
+        }
+    }
+
+    /// Reads every pending inotify event; true when one names the database
+    /// or its journal. Other files in the folder only wake us up.
+    private func concernsHistory() throws -> Bool {
+        var found = false
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(changes, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN { return found }
+                throw CLIError("cannot read changes to the history's folder: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return found }
+            // Each event: wd, mask, cookie, len (4 bytes each, native order),
+            // then `len` bytes of name padded with NULs (inotify(7)).
+            var offset = 0
+            while offset + 16 <= count {
+                let length = Int(Self.uint32(buffer, at: offset + 12))
+                let name = buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 }
+                // An overflowed queue (IN_Q_OVERFLOW) names nothing: look anyway.
+                if length == 0 || names.contains(Array(name)) { found = true }
+                offset += 16 + length
+            }
+        }
+    }
+
+    private static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(littleEndian: bytes[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | UInt32($1) })
+    }
+}
