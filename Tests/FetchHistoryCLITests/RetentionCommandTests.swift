@@ -207,6 +207,8 @@ struct RetentionCommandTests {
         try await sandbox.importRecords(Fixtures.succeeded(4_000))
         let pages = try await SQLiteProbe.integer(sandbox.database, "PRAGMA page_count")
         let full = try Self.fileSize(sandbox.database)
+        let indexes = "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'fetch'"
+        let indexCount = try await SQLiteProbe.integer(sandbox.database, indexes)
 
         // When a few are pruned, then most
         let few = try await sandbox.run("prune", "--keep", "3900")
@@ -224,6 +226,8 @@ struct RetentionCommandTests {
         #expect((try? Self.fileSize(sandbox.database + "-wal")) ?? 0 == 0)
         #expect(await SQLiteProbe.integrityCheck(sandbox.database) == "ok")
         #expect(try await sandbox.listedIDs(["--limit", "0"]).count == 100)
+        // and the indexes dropped for the large deletion are all back
+        #expect(try await SQLiteProbe.integer(sandbox.database, indexes) == indexCount && indexCount >= 6)
     }
 
     static func fileSize(_ path: String) throws -> Int {

@@ -18,13 +18,26 @@ extension Database {
     /// ```
     public func deleteFetches(_ rule: RetentionRule) throws -> RetentionSummary {
         let (condition, values) = HistorySQL.selection(try resolve(rule))
-        let summary = try summarize(condition, values)
-        let sessions = try rows(HistorySQL.emptiedSessions(condition), values) { $0.text(0) }
+        let (summary, sessions) = try plan(condition, values)
+        guard summary.fetches > 0 else { return summary }
+        let cacheSize = try scalarInt64(HistorySQL.cacheSize)
+        try execute(HistorySQL.setCacheSize(-Int64(HistorySQL.retentionCacheKibibytes)))
+        // The cache is the connection's, not the transaction's: put back whatever happens.
+        defer { try? execute(HistorySQL.setCacheSize(cacheSize)) }
+        // Deleting most of the history costs less without the indexes, built
+        // again afterwards from what is left (see `HistorySQL.rebuildIndexesAbove`).
+        // All in the caller's transaction: no reader ever sees the history
+        // without them, and a failure brings them back with the rollback.
+        let total = try scalarInt64(HistorySQL.fetchCount)
+        let indexes = Double(summary.fetches) >= HistorySQL.rebuildIndexesAbove * Double(total)
+            ? try rows(HistorySQL.fetchIndexes) { (name: $0.text(0), sql: $0.text(1)) } : []
+        for index in indexes { try execute(HistorySQL.dropIndex(index.name)) }
         try execute(HistorySQL.deleteFetches(condition), values)
         guard changes == summary.fetches else {
             // Cannot happen inside one write transaction; refuse rather than report a wrong count.
             throw SQLiteError(code: SQLITE_INTERNAL, message: "deleted \(changes) fetches, expected \(summary.fetches)")
         }
+        for index in indexes { try execute(index.sql) }
         let deleteSession = try prepare(HistorySQL.deleteSession)
         for id in sessions { try execute(deleteSession, [.text(id)]) }
         return summary
@@ -34,7 +47,7 @@ extension Database {
     /// anything: works in a `HistoryStore.read`, on a read-only file too.
     public func fetchesToDelete(_ rule: RetentionRule) throws -> RetentionSummary {
         let (condition, values) = HistorySQL.selection(try resolve(rule))
-        return try summarize(condition, values)
+        return try plan(condition, values).summary
     }
 
     /// The file's pages, and how many are free.
@@ -61,17 +74,20 @@ extension Database {
         return true
     }
 
-    private func summarize(_ condition: String, _ values: [SQLValue]) throws -> RetentionSummary {
+    /// What deleting the fetches `condition` selects deletes: the summary,
+    /// and the ids of the sessions it empties.
+    private func plan(_ condition: String, _ values: [SQLValue]) throws -> (summary: RetentionSummary, sessions: [String]) {
         let range = try firstRow(HistorySQL.deletedRange(condition), values) { row in
             (count: Int(row.int64(0)), oldest: row.optionalInt64(1), newest: row.optionalInt64(2))
         }
         let sessions = try rows(HistorySQL.emptiedSessions(condition), values) { $0.text(0) }
-        return RetentionSummary(
+        let summary = RetentionSummary(
             fetches: range?.count ?? 0, sessions: sessions.count,
             oldest: range?.oldest.map(Timestamp.init(millisecondsSince1970:)),
             newest: range?.newest.map(Timestamp.init(millisecondsSince1970:)),
             keptRunning: Int(try scalarInt64(HistorySQL.liveRunning(condition), values))
         )
+        return (summary, sessions)
     }
 
     /// The rule as a condition on rows: the newest fetches `keepingNewest`
@@ -85,7 +101,7 @@ extension Database {
             let boundary = try firstRow(HistorySQL.newestBoundary, [.integer(Int64(count - 1))]) { row in
                 (row.int64(0), row.int64(1))
             }
-            guard let (startedAt, seq) = boundary else { return .none }
+            guard let (startedAt, seq) = boundary else { return .nothing }
             return .olderThan(startedAt: startedAt, seq: seq)
         case .fetches(let ids):
             var unique: [UUID] = []

@@ -24,7 +24,7 @@ public enum RetentionRule: Hashable, Sendable {
         /// Older than the fetch started at `startedAt` with this `seq`, in `list`'s order.
         case olderThan(startedAt: Int64, seq: Int64)
         case every
-        case none
+        case nothing
         case ids([UUID])
     }
 }
