@@ -46,8 +46,7 @@ struct SessionsCommand: ParsableCommand {
         try output.flush()
     }
 
-    /// Every status in a fixed order, the order `stats` shows them in.
-    static let statuses: [FetchStatus] = [.succeeded, .failed, .cancelled, .timedOut, .interrupted, .running]
+    static let statuses = HistoryStatistics.statusOrder
 
     /// `3 succeeded, 1 failed`: the statuses the session has, in `statuses` order.
     static func outcomes(_ summary: SessionSummary) -> String {

@@ -69,30 +69,62 @@ extension Database {
             counts[HistoryRow.status(outcome: nil, isAlive: row.optionalInt64(0)), default: 0] += Int(row.int64(1))
         }
         var latency: HistoryStatistics.Latency?
+        var histogram = LatencyBucket.empty
         let succeededCount = counts[.succeeded, default: 0]
         if succeededCount > 0, filter.status == nil || filter.status == .succeeded {
             latency = try self.latency(
-                of: succeededCount, sql: HistorySQL.succeededDurations(otherConditions), values: otherValues
+                of: succeededCount, sql: HistorySQL.succeededDurations(otherConditions), values: otherValues,
+                histogram: &histogram
             )
         }
-        return HistoryStatistics(total: counts.values.reduce(0, +), counts: counts, latency: latency)
+        return HistoryStatistics(total: counts.values.reduce(0, +), counts: counts, latency: latency, histogram: histogram)
     }
 
     /// Nearest-rank p50/p90/p99 and the maximum of `count` durations that
     /// `sql` returns in ascending order (from the partial index on succeeded
-    /// durations): one pass, picking the ranks as they go by, nothing stored.
-    private func latency(of count: Int, sql: String, values: [SQLValue]) throws -> HistoryStatistics.Latency {
+    /// durations), each counted in its `histogram` bucket: one pass, picking
+    /// the ranks as they go by, nothing stored.
+    private func latency(
+        of count: Int, sql: String, values: [SQLValue], histogram: inout [LatencyBucket]
+    ) throws -> HistoryStatistics.Latency {
         let ranks = [50, 90, 99].map { ($0 * count + 99) / 100 }
         var picked: [Int64] = []
         var rank = 0
         var last: Int64 = 0
+        var bucket = 0
         try forEachRow(sql, values) { row in
             rank += 1
             last = row.int64(0)
             if picked.count < ranks.count, rank == ranks[picked.count] { picked.append(last) }
+            // Ascending: the bucket only ever moves up.
+            while bucket + 1 < LatencyBucket.bounds.count, last >= LatencyBucket.bounds[bucket + 1] { bucket += 1 }
+            histogram[bucket].count += 1
         }
         while picked.count < ranks.count { picked.append(last) }
         return HistoryStatistics.Latency(p50: picked[0], p90: picked[1], p99: picked[2], max: last)
+    }
+
+    /// The fetches matching `filter`, counted per status within each
+    /// source, status, local day or local hour; groups in key order
+    /// (statuses in `HistoryStatistics.statusOrder`, days and hours in time order).
+    public func statistics(matching filter: HistoryFilter = .all, by grouping: StatisticsGrouping) throws -> [StatisticsGroup] {
+        let (conditions, values) = HistorySQL.conditions(for: filter)
+        var groups: [StatisticsGroup] = []
+        try forEachRow(HistorySQL.countByGroup(grouping, conditions), values) { row in
+            let status = HistoryRow.status(outcome: row.optionalText(1), isAlive: row.optionalInt64(2))
+            let key = grouping == .outcome ? status.rawValue : (row.optionalText(0) ?? "")
+            if groups.last?.key != key { groups.append(StatisticsGroup(key: key, counts: [:])) }
+            groups[groups.count - 1].counts[status, default: 0] += Int(row.int64(3))
+        }
+        if grouping == .outcome {
+            let order = HistoryStatistics.statusOrder.map(\.rawValue)
+            // One group per status: rows of one status may come apart (running and
+            // interrupted both have no stored outcome).
+            var merged: [String: [FetchStatus: Int]] = [:]
+            for group in groups { merged[group.key, default: [:]].merge(group.counts, uniquingKeysWith: +) }
+            groups = order.compactMap { key in merged[key].map { StatisticsGroup(key: key, counts: $0) } }
+        }
+        return groups
     }
 
     private static func unique<T: Identifiable>(
