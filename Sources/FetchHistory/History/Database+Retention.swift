@@ -64,7 +64,8 @@ extension Database {
     /// `HistoryStore.reclaimSpace(minimumFreeFraction:)`.
     func reclaimSpace(minimumFreeFraction: Double) throws -> Bool {
         guard sqlite3_get_autocommit(handle) != 0 else { throw RetentionError.insideTransaction }
-        guard try space().freeFraction >= minimumFreeFraction, try space().freePages > 0 else { return false }
+        let space = try space()
+        guard space.freePages > 0, space.freeFraction >= minimumFreeFraction else { return false }
         try execute(HistorySQL.vacuum)
         // Shrinks the file now rather than at the next checkpoint, and
         // empties the log, which holds a copy of every page VACUUM wrote.
