@@ -99,6 +99,24 @@ struct RetentionCommandTests {
         #expect(try await sandbox.exportedRecords().map(\.outcome) == ["cancelled"])
     }
 
+    @Test func theSessionOfALiveRecorderStaysWhenItsFetchesGo() async throws {
+        // Given a live recorder between two fetches: its first has ended, its second is a minute away
+        let sandbox = try Sandbox()
+        let live = try await sandbox.start("fetch", "--count", "2", "--interval", "1m", "--latency", "0")
+        let ended = try await sandbox.waitForFetch("succeeded", of: live)
+
+        // When its ended fetch is pruned
+        let result = try await sandbox.run("prune", "--keep", "0")
+
+        // Then the fetch is gone but its session stays, for the fetch still to come
+        #expect(result.lines.first == "deleted 1 fetch (started \(ISO.format(ended.startedAt).prefix(19).replacing("T", with: " "))) and 0 sessions left empty", "\(result)")
+        #expect(try await sandbox.listedIDs([]).isEmpty)
+        #expect(try await Self.sessionIDs(sandbox) == [ended.session])
+        live.send(SIGTERM)
+        let stopped = try await live.wait(limit: .seconds(20))
+        #expect(stopped.standardError.isEmpty, "\(stopped)")
+    }
+
     @Test func deleteRemovesTheNamedFetchesByPrefixAndTheSessionsItEmpties() async throws {
         // Given the standard history
         let sandbox = try Sandbox()
