@@ -57,17 +57,7 @@ extension Database {
         var others = filter
         others.status = nil
         let (otherConditions, otherValues) = HistorySQL.conditions(for: others)
-        var counts: [FetchStatus: Int] = [:]
-        // Counted from the outcome index alone; the few running rows are then
-        // split into running and interrupted on their own, so the count never
-        // reads the table.
-        try forEachRow(HistorySQL.countByOutcome(conditions), values) { row in
-            guard let outcome = row.optionalText(0) else { return }
-            counts[HistoryRow.status(outcome: outcome, isAlive: nil), default: 0] += Int(row.int64(1))
-        }
-        try forEachRow(HistorySQL.countRunningByLiveness(conditions), values) { row in
-            counts[HistoryRow.status(outcome: nil, isAlive: row.optionalInt64(0)), default: 0] += Int(row.int64(1))
-        }
+        let counts = try statusCounts(conditions, values)
         var latency: HistoryStatistics.Latency?
         var histogram = LatencyBucket.empty
         let succeededCount = counts[.succeeded, default: 0]
@@ -78,6 +68,21 @@ extension Database {
             )
         }
         return HistoryStatistics(total: counts.values.reduce(0, +), counts: counts, latency: latency, histogram: histogram)
+    }
+
+    /// Fetches per status, counted from the outcome index alone; the few
+    /// running rows are then split into running and interrupted on their
+    /// own, so the count never reads the table.
+    private func statusCounts(_ conditions: String, _ values: [SQLValue]) throws -> [FetchStatus: Int] {
+        var counts: [FetchStatus: Int] = [:]
+        try forEachRow(HistorySQL.countByOutcome(conditions), values) { row in
+            guard let outcome = row.optionalText(0) else { return }
+            counts[HistoryRow.status(outcome: outcome, isAlive: nil), default: 0] += Int(row.int64(1))
+        }
+        try forEachRow(HistorySQL.countRunningByLiveness(conditions), values) { row in
+            counts[HistoryRow.status(outcome: nil, isAlive: row.optionalInt64(0)), default: 0] += Int(row.int64(1))
+        }
+        return counts
     }
 
     /// Nearest-rank p50/p90/p99 and the maximum of `count` durations that
@@ -109,20 +114,19 @@ extension Database {
     /// (statuses in `HistoryStatistics.statusOrder`, days and hours in time order).
     public func statistics(matching filter: HistoryFilter = .all, by grouping: StatisticsGrouping) throws -> [StatisticsGroup] {
         let (conditions, values) = HistorySQL.conditions(for: filter)
+        guard grouping != .outcome else {
+            // The counts per status are the groups: read from the outcome index, as `statistics` does.
+            let counts = try statusCounts(conditions, values)
+            return HistoryStatistics.statusOrder.compactMap { status in
+                counts[status].map { StatisticsGroup(key: status.rawValue, counts: [status: $0]) }
+            }
+        }
         var groups: [StatisticsGroup] = []
         try forEachRow(HistorySQL.countByGroup(grouping, conditions), values) { row in
-            let status = HistoryRow.status(outcome: row.optionalText(1), isAlive: row.optionalInt64(2))
-            let key = grouping == .outcome ? status.rawValue : (row.optionalText(0) ?? "")
+            let key = row.optionalText(0) ?? ""
             if groups.last?.key != key { groups.append(StatisticsGroup(key: key, counts: [:])) }
+            let status = HistoryRow.status(outcome: row.optionalText(1), isAlive: row.optionalInt64(2))
             groups[groups.count - 1].counts[status, default: 0] += Int(row.int64(3))
-        }
-        if grouping == .outcome {
-            let order = HistoryStatistics.statusOrder.map(\.rawValue)
-            // One group per status: rows of one status may come apart (running and
-            // interrupted both have no stored outcome).
-            var merged: [String: [FetchStatus: Int]] = [:]
-            for group in groups { merged[group.key, default: [:]].merge(group.counts, uniquingKeysWith: +) }
-            groups = order.compactMap { key in merged[key].map { StatisticsGroup(key: key, counts: $0) } }
         }
         return groups
     }

@@ -1,12 +1,13 @@
 // The SQL of `stats --by`.
 extension HistorySQL {
-    /// The key a fetch is grouped by: the local day or hour it started
-    /// ("localtime" is the C library's, so `TZ` applies). For `outcome` the
-    /// key is the status, told from the outcome and liveness columns.
+    /// The key a fetch is grouped by: its source, or the local day or hour
+    /// it started ("localtime" is the C library's, so `TZ` applies).
+    /// (Per outcome, `Database` reads the counts per status instead: the
+    /// outcome index alone answers them.)
     static func groupKey(_ grouping: StatisticsGrouping) -> String {
         switch grouping {
         case .source: "source"
-        case .outcome: "''"
+        case .outcome: "outcome"
         case .day: "strftime('%Y-%m-%d', started_at / 1000, 'unixepoch', 'localtime')"
         case .hour: "strftime('%Y-%m-%d %H:00', started_at / 1000, 'unixepoch', 'localtime')"
         }
