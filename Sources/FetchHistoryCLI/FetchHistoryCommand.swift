@@ -32,6 +32,9 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
         subcommands: [
             FetchCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self,
             ExportCommand.self, ImportCommand.self, ReplayCommand.self,
+            PruneCommand.self,
+            DeleteCommand.self,
+            SessionsCommand.self,
         ]
     )
 

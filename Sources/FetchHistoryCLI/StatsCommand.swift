@@ -1,18 +1,28 @@
 import ArgumentParser
 import FetchHistory
 import FoundationEssentials
+import Glibc
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Count fetches per outcome and rank the latency of successful ones.",
+        abstract: "Count fetches per outcome, rank and chart the latency of successful ones.",
         discussion: """
-            Percentiles are nearest-rank over the durations of succeeded fetches.
+            The success rate answers "how often did the source answer": succeeded ÷ (succeeded + \
+            failed + timed-out). Fetches cancelled by the user or superseded by a newer tap, \
+            interrupted, or still running count neither for nor against the source.
+
+            Percentiles are nearest-rank over the durations of succeeded fetches; the histogram \
+            counts them in buckets of 10ms, 25ms, 50ms, 100ms, … 1m (bars on a terminal, plain \
+            text otherwise). --by adds a table of the counts per source, outcome, local day or \
+            local hour.
 
             Examples:
               fetch-history stats
               fetch-history stats --since 7d --source random --format json
               fetch-history stats --session 853a984f
+              fetch-history stats --by source
+              fetch-history stats --since 2d --by hour --format json
             """
     )
 
@@ -20,49 +30,81 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var filters: FilterOptions
 
+    @Option(help: ArgumentHelp("Also count per source, outcome, day or hour (local time).", valueName: "grouping"))
+    var by: StatisticsGrouping?
+
     @Option(help: "text or json.")
     var format = TextFormat.text
 
     func run() throws {
         let store = try database.openForReading()
-        let statistics = try store.read { db in try db.statistics(matching: filters.filter(in: db)) }
+        let (statistics, groups) = try store.read { db in
+            let filter = try filters.filter(in: db)
+            return (try db.statistics(matching: filter), try by.map { try db.statistics(matching: filter, by: $0) })
+        }
         let output = OutputStream.standardOutput()
-        try output.write(format == .json ? Self.json(statistics) : Self.text(statistics))
+        if format == .json {
+            try output.write(Self.json(statistics, by: by.map { ($0, groups ?? []) }))
+        } else {
+            try output.write(Self.text(statistics, bars: isatty(STDOUT_FILENO) == 1 ? .blocks : .plain))
+            if let by, let groups { try output.write("\n" + Self.table(groups, by: by)) }
+        }
         try output.flush()
     }
 
-    /// Every status in a fixed order, so scripts and eyes find them in place.
-    private static let statuses: [FetchStatus] = [.succeeded, .failed, .cancelled, .timedOut, .interrupted, .running]
+    private static let statuses = HistoryStatistics.statusOrder
 
-    static func text(_ statistics: HistoryStatistics) -> String {
+    static func text(_ statistics: HistoryStatistics, bars: LatencyChart.Style = .plain) -> String {
         var lines = ["fetches       \(statistics.total)"]
         for status in statuses {
             lines.append(status.rawValue.padded(to: 14) + "\(statistics.counts[status, default: 0])")
         }
-        lines.append("success rate  " + (statistics.successRate.map { Self.decimal($0 * 100, places: 1) + "%" } ?? "-"))
+        // The definition is printed with the figure: a rate that leaves fetches out must say which.
+        lines.append("success rate  " + rate(statistics.successRate) + "  (\(statistics.counts[.succeeded, default: 0]) succeeded of "
+            + "\(statistics.decidedCount) that succeeded, failed or timed out)")
         if let latency = statistics.latency {
             let format = DurationArgument.format(milliseconds:)
             lines.append("latency       p50 \(format(latency.p50))  p90 \(format(latency.p90))  p99 \(format(latency.p99))  max \(format(latency.max))")
+            lines.append("")
+            lines.append("latency of succeeded fetches")
+            lines += LatencyChart(style: bars).lines(statistics.histogram)
         } else {
             lines.append("latency       - (no succeeded fetches)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ statistics: HistoryStatistics) -> String {
+    /// `50.0%`, or `-` when there is no rate.
+    static func rate(_ rate: Double?) -> String {
+        rate.map { Self.decimal($0 * 100, places: 1) + "%" } ?? "-"
+    }
+
+    /// The counts per group, aligned; the first column as wide as its widest key.
+    static func table(_ groups: [StatisticsGroup], by grouping: StatisticsGrouping) -> String {
+        let header = [grouping.rawValue.uppercased(), "FETCHES"] + statuses.map { $0.rawValue.uppercased() } + ["SUCCESS RATE"]
+        let rows = groups.map { group in
+            [group.key.terminalSafe, String(group.total)] + statuses.map { String(group.counts[$0, default: 0]) }
+                + [rate(group.successRate)]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { cells in
+            cells.indices.map { column in
+                column == cells.count - 1 ? cells[column] : cells[column].padded(to: widths[column], right: column > 0)
+            }.joined(separator: "  ") + "\n"
+        }.joined()
+    }
+
+    static func json(_ statistics: HistoryStatistics, by breakdown: (StatisticsGrouping, [StatisticsGroup])? = nil) -> String {
         var json = JSONWriter()
         json.beginObject()
         json.key("total")
         json.integer(statistics.total)
         json.key("counts")
-        json.beginObject()
-        for status in statuses {
-            json.key(status.rawValue)
-            json.integer(statistics.counts[status, default: 0])
-        }
-        json.endObject()
+        counts(statistics.counts, into: &json)
+        json.key("decidedBySource")
+        json.integer(statistics.decidedCount)
         json.key("successRate")
-        if let rate = statistics.successRate { json.fragment(Self.decimal(rate, places: 6)) } else { json.null() }
+        rate(statistics.successRate, into: &json)
         json.key("latencyMs")
         if let latency = statistics.latency {
             json.beginObject()
@@ -74,9 +116,60 @@ struct StatsCommand: ParsableCommand {
         } else {
             json.null()
         }
+        json.key("histogram")
+        json.beginArray()
+        for bucket in statistics.histogram {
+            json.beginObject()
+            json.key("fromMs")
+            json.integer(bucket.fromMilliseconds)
+            json.key("toMs")
+            json.integer(bucket.toMilliseconds)
+            json.key("count")
+            json.integer(bucket.count)
+            json.endObject()
+        }
+        json.endArray()
+        json.key("by")
+        if let (grouping, groups) = breakdown {
+            json.beginObject()
+            json.key("grouping")
+            json.string(grouping.rawValue)
+            json.key("groups")
+            json.beginArray()
+            for group in groups {
+                json.beginObject()
+                json.key("key")
+                json.string(group.key)
+                json.key("total")
+                json.integer(group.total)
+                json.key("counts")
+                counts(group.counts, into: &json)
+                json.key("successRate")
+                rate(group.successRate, into: &json)
+                json.endObject()
+            }
+            json.endArray()
+            json.endObject()
+        } else {
+            json.null()
+        }
         json.endObject()
         json.newline()
         return json.text
+    }
+
+    /// Every status, 0 when none.
+    private static func counts(_ counts: [FetchStatus: Int], into json: inout JSONWriter) {
+        json.beginObject()
+        for status in statuses {
+            json.key(status.rawValue)
+            json.integer(counts[status, default: 0])
+        }
+        json.endObject()
+    }
+
+    private static func rate(_ rate: Double?, into json: inout JSONWriter) {
+        if let rate { json.fragment(Self.decimal(rate, places: 6)) } else { json.null() }
     }
 
     /// `value` rounded to `places` decimals, as `printf("%.*f")` writes it.
@@ -88,3 +181,5 @@ struct StatsCommand: ParsableCommand {
         return "\(scaled / scale)." + String(repeating: "0", count: places - fraction.count) + fraction
     }
 }
+
+extension StatisticsGrouping: ExpressibleByArgument {}

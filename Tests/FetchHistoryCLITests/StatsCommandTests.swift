@@ -18,7 +18,9 @@ struct StatsCommandTests {
             let read = records.map(Fixtures.asRead)
             total = read.count
             counts = Dictionary(uniqueKeysWithValues: Self.statuses.map { status in (status, read.count { $0.outcome == status }) })
-            successRate = total == 0 ? nil : Double(counts["succeeded"]!) / Double(total)
+            // How often the source answered: cancelled, interrupted and running fetches do not count.
+            let decided = counts["succeeded"]! + counts["failed"]! + counts["timed-out"]!
+            successRate = decided == 0 ? nil : Double(counts["succeeded"]!) / Double(decided)
             let durations = read.filter { $0.outcome == "succeeded" }.compactMap(\.durationMs).sorted()
             if durations.isEmpty {
                 latency = nil
@@ -109,14 +111,15 @@ struct StatsCommandTests {
     }
 
     @Test func statsTextShowsEachCountTheRateAndReadableLatencies() async throws {
-        // Given the standard history: 3 of 10 succeeded, in 120 ms, 950 ms and 1.25 s
+        // Given the standard history: 3 of 10 succeeded, in 120 ms, 950 ms and 1.25 s; 2 failed, 1 timed out
         let sandbox = try Sandbox()
         try await sandbox.importRecords(Fixtures.standard)
 
         // When stats are printed as text
         let result = try await sandbox.run("stats")
 
-        // Then each figure is on its own labelled line
+        // Then each figure is on its own labelled line, the rate over what the source decided (3 of 6),
+        // and the latencies charted in plain text (standard output is not a terminal)
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == [
             "fetches       10",
@@ -126,8 +129,14 @@ struct StatsCommandTests {
             "timed-out     1",
             "interrupted   2",
             "running       0",
-            "success rate  30.0%",
+            "success rate  50.0%  (3 succeeded of 6 that succeeded, failed or timed out)",
             "latency       p50 950ms  p90 1.250s  p99 1.250s  max 1.250s",
+            "",
+            "latency of succeeded fetches",
+            "  100ms-250ms  1  33.3%  ########################################",
+            "  250ms-500ms  0   0.0%",
+            "  500ms-1s     1  33.3%  ########################################",
+            "  1s-2.5s      1  33.3%  ########################################",
         ], "\(result)")
     }
 

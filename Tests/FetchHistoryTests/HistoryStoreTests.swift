@@ -219,7 +219,10 @@ import Testing
         #expect(statistics.total == 103)
         #expect(statistics.counts == [.succeeded: 100, .failed: 1, .cancelled: 1, .timedOut: 1])
         #expect(statistics.latency == HistoryStatistics.Latency(p50: 50, p90: 90, p99: 99, max: 100))
-        #expect(statistics.successRate == 100.0 / 103.0)
+        // How often the source answered: the user's cancellation counts neither way
+        #expect(statistics.decidedCount == 102)
+        #expect(statistics.successRate == 100.0 / 102.0)
+        #expect(statistics.histogram.prefix(6).map(\.count) == [9, 15, 25, 50, 1, 0])
         #expect(try store.read { db in try db.statistics(matching: HistoryFilter(since: Timestamp(millisecondsSince1970: 200_000))) }.latency == nil)
     }
 

@@ -5,16 +5,41 @@ public struct HistoryStatistics: Hashable, Sendable {
     public var counts: [FetchStatus: Int]
     /// Durations of succeeded fetches; nil when none succeeded.
     public var latency: Latency?
+    /// How many succeeded fetches took how long, in `LatencyBucket.bounds`'
+    /// buckets, every bucket present (all 0 when none succeeded).
+    public var histogram: [LatencyBucket]
 
-    public init(total: Int, counts: [FetchStatus: Int], latency: Latency?) {
+    public init(total: Int, counts: [FetchStatus: Int], latency: Latency?, histogram: [LatencyBucket] = LatencyBucket.empty) {
         self.total = total
         self.counts = counts
         self.latency = latency
+        self.histogram = histogram
     }
 
-    /// Succeeded ÷ total, or nil for an empty history.
-    public var successRate: Double? {
-        total == 0 ? nil : Double(counts[.succeeded, default: 0]) / Double(total)
+    /// Every status, in the order `stats` and `sessions` show them.
+    public static let statusOrder: [FetchStatus] = [.succeeded, .failed, .cancelled, .timedOut, .interrupted, .running]
+
+    /// The statuses the source decided: it answered (`succeeded`), it
+    /// failed, or it let the timeout pass (`timed-out`). A fetch the user
+    /// cancelled or a newer tap superseded, one interrupted by its process's
+    /// death, or one still running says nothing about the source.
+    public static let decidedBySource: [FetchStatus] = [.succeeded, .failed, .timedOut]
+
+    /// Fetches the source decided: succeeded, failed and timed-out.
+    public var decidedCount: Int { Self.decidedCount(counts) }
+
+    /// How often the source answered: succeeded ÷ (succeeded + failed +
+    /// timed-out); nil when it decided none. Cancelled, interrupted and
+    /// running fetches count neither for nor against it.
+    public var successRate: Double? { Self.successRate(counts) }
+
+    static func decidedCount(_ counts: [FetchStatus: Int]) -> Int {
+        decidedBySource.reduce(0) { $0 + counts[$1, default: 0] }
+    }
+
+    static func successRate(_ counts: [FetchStatus: Int]) -> Double? {
+        let decided = decidedCount(counts)
+        return decided == 0 ? nil : Double(counts[.succeeded, default: 0]) / Double(decided)
     }
 
     /// Nearest-rank percentiles of succeeded fetches' durations, in ms.

@@ -100,6 +100,20 @@ public final class HistoryStore: Sendable {
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await connection.async(path: path) { database in try database.writeTransaction { try body(database) } }
     }
+
+    /// Gives the space of deleted fetches back to the file system by
+    /// rewriting the file (`VACUUM`), when at least `minimumFreeFraction` of
+    /// its pages are free; returns whether it did. Outside any transaction,
+    /// as SQLite requires, and atomic like a write. Below the threshold the
+    /// free pages stay, and new fetches reuse them before the file grows.
+    @discardableResult
+    public func reclaimSpace(minimumFreeFraction: Double = HistoryStore.vacuumFreeFraction) throws -> Bool {
+        try connection.sync(path: path) { database in try database.reclaimSpace(minimumFreeFraction: minimumFreeFraction) }
+    }
+
+    /// A rewrite costs what the file keeps, so it is worth it once a good
+    /// share is free: see the README's "Reclaiming space" for the figures.
+    public static let vacuumFreeFraction = 0.25
 }
 
 extension HistoryStore {

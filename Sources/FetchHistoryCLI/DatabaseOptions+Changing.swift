@@ -1,0 +1,19 @@
+import FetchHistory
+import FoundationEssentials
+
+extension DatabaseOptions {
+    /// Opens an existing history to delete from it (`prune`, `delete`). A
+    /// missing file is an error, as for reading: deleting never creates a
+    /// database. A read-only file is refused before anything is done.
+    func openForChanging(_ verb: String) throws -> HistoryStore {
+        let path = try path()
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("no history at \(path); nothing to \(verb)")
+        }
+        do {
+            return try HistoryStore(path: path, access: .readWrite)
+        } catch HistoryError.cannotOpen(_, reason: .readOnly) {
+            throw CLIError("\(path) is read-only, so nothing can be deleted from it; nothing was deleted")
+        }
+    }
+}

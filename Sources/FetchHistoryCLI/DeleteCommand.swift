@@ -1,0 +1,46 @@
+import ArgumentParser
+import FetchHistory
+
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete the named fetches: all of them, or none.",
+        discussion: """
+            Each fetch is named by its id or a prefix only it has, as `show` takes them. If any is \
+            unknown, ambiguous or still running in a live process, nothing is deleted. Sessions left \
+            with no fetch are deleted too.
+
+            Examples:
+              fetch-history delete 3f2a1b9c
+              fetch-history delete 3f2a1b9c 0e5d77a1 9b0c
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: ArgumentHelp("The fetches' ids, or prefixes that only they have.", valueName: "id"))
+    var ids: [String]
+
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("name at least one fetch to delete") }
+    }
+
+    func run() throws {
+        let store = try database.openForChanging("delete")
+        let (fetches, summary) = try store.write { db in
+            let fetches = try ids.map { try db.fetch(idPrefix: $0) }
+            let summary = try db.deleteFetches(.fetches(fetches.map(\.id)))
+            CommitPause.ifRequested()
+            return (fetches, summary)
+        }
+        let output = OutputStream.standardOutput()
+        var seen = Set<String>()
+        for fetch in fetches where seen.insert(fetch.id.lowercased).inserted {
+            try output.write("deleted \(fetch.id.lowercased)  \(fetch.startedAt.localDescription())  \(fetch.status.rawValue)\n")
+        }
+        try output.write(RetentionReport.deleted(summary, dryRun: false))
+        try output.flush()
+        try output.write(RetentionReport.reclaimSpace(of: store))
+        try output.flush()
+    }
+}

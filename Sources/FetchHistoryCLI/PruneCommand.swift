@@ -1,0 +1,65 @@
+import ArgumentParser
+import FetchHistory
+
+struct PruneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "Delete old fetches: those started before T, or all but the newest N.",
+        discussion: """
+            A fetch still running in a live process is never deleted. Sessions left with no fetch \
+            are deleted too. It is one transaction: killed or failing midway, it deletes nothing. \
+            Afterwards, if a quarter or more of the file is free, the file is rewritten (VACUUM) \
+            to give the space back; otherwise new fetches reuse the free space.
+
+            Examples:
+              fetch-history prune --before 30d
+              fetch-history prune --before 2026-11-01 --dry-run
+              fetch-history prune --keep 10000
+              fetch-history prune --keep 100 --dry-run
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: ArgumentHelp(
+        "Delete fetches started before T: 2026-11-22, 2026-11-22T10:00:00Z, or 15m/2h/30d ago.", valueName: "T"
+    ))
+    var before: TimeArgument?
+
+    @Option(help: ArgumentHelp("Keep the newest N fetches (as list shows them) and delete the rest.", valueName: "N"))
+    var keep: Int?
+
+    @Flag(help: "Print what would be deleted, and delete nothing.")
+    var dryRun = false
+
+    func validate() throws {
+        switch (before, keep) {
+        case (nil, nil): throw ValidationError("say which fetches to delete: --before T or --keep N")
+        case (_?, _?): throw ValidationError("--before and --keep cannot be used together; choose one")
+        case (nil, let keep?) where keep < 0: throw ValidationError("--keep must be 0 or more")
+        default: break
+        }
+    }
+
+    func run() throws {
+        let rule: RetentionRule = if let before { .startedBefore(before.timestamp) } else { .keepingNewest(keep ?? 0) }
+        let output = OutputStream.standardOutput()
+        if dryRun {
+            let store = try database.openForReading()
+            let summary = try store.read { db in try db.fetchesToDelete(rule) }
+            try output.write(RetentionReport.deleted(summary, dryRun: true))
+            try output.flush()
+            return
+        }
+        let store = try database.openForChanging("prune")
+        let summary = try store.write { db in
+            let summary = try db.deleteFetches(rule)
+            CommitPause.ifRequested()
+            return summary
+        }
+        try output.write(RetentionReport.deleted(summary, dryRun: false))
+        try output.flush()
+        try output.write(RetentionReport.reclaimSpace(of: store))
+        try output.flush()
+    }
+}

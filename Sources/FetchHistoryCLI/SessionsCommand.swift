@@ -1,0 +1,110 @@
+import ArgumentParser
+import FetchHistory
+
+struct SessionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessions",
+        abstract: "List the sessions that recorded fetches, newest first, with how their fetches went.",
+        discussion: """
+            A session is one run of the view state: one `fetch` invocation, one screen's lifetime. \
+            Its id (or a prefix only it has) is what `replay` and `--session` take.
+
+            Examples:
+              fetch-history sessions
+              fetch-history sessions --limit 0
+              fetch-history sessions --limit 5 --format json
+              fetch-history sessions --format jsonl
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "Show at most this many sessions; 0 shows all.")
+    var limit = 20
+
+    @Option(help: "table (aligned text), json (one array) or jsonl (one object per line).")
+    var format = ListFormat.table
+
+    func validate() throws {
+        guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more") }
+    }
+
+    func run() throws {
+        let store = try database.openForReading()
+        let summaries = try store.read { db in try db.sessionSummaries(limit: limit == 0 ? nil : limit) }
+        let output = OutputStream.standardOutput()
+        switch format {
+        case .table:
+            if summaries.isEmpty {
+                StandardError.write("no sessions recorded\n")
+            } else {
+                try output.write(Self.table(summaries))
+            }
+        case .json, .jsonl:
+            try output.write(Self.json(summaries, lines: format == .jsonl))
+        }
+        try output.flush()
+    }
+
+    static let statuses = HistoryStatistics.statusOrder
+
+    /// `3 succeeded, 1 failed`: the statuses the session has, in `statuses` order.
+    static func outcomes(_ summary: SessionSummary) -> String {
+        let parts = statuses.compactMap { status in summary.counts[status].map { "\($0) \(status.rawValue)" } }
+        return parts.isEmpty ? "-" : parts.joined(separator: ", ")
+    }
+
+    /// Aligned columns, as wide as their widest cell: at most `--limit` rows are held.
+    static func table(_ summaries: [SessionSummary]) -> String {
+        let header = ["SESSION", "STARTED", "FETCHES", "SOURCE", "HOST", "OUTCOMES"]
+        let rows = summaries.map { summary in
+            [
+                String(summary.session.id.lowercased.prefix(8)), summary.session.startedAt.localDescription(),
+                String(summary.total), summary.session.source.terminalSafe,
+                summary.session.process.host.isEmpty ? "-" : summary.session.process.host.terminalSafe,
+                outcomes(summary),
+            ]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { cells in
+            cells.indices.map { column in
+                column == cells.count - 1 ? cells[column] : cells[column].padded(to: widths[column], right: column == 2)
+            }.joined(separator: "  ") + "\n"
+        }.joined()
+    }
+
+    /// One object per session: `counts` has every status, 0 when none.
+    static func json(_ summaries: [SessionSummary], lines: Bool) -> String {
+        var json = JSONWriter()
+        if !lines { json.beginArray(elementsOnOwnLines: true) }
+        for summary in summaries {
+            json.beginObject()
+            json.key("id")
+            json.uuid(summary.session.id)
+            json.key("startedAt")
+            json.timestamp(summary.session.startedAt)
+            json.key("source")
+            json.string(summary.session.source)
+            json.key("host")
+            json.string(summary.session.process.host)
+            json.key("processId")
+            json.integer(Int64(summary.session.process.processID))
+            json.key("fetches")
+            json.integer(summary.total)
+            json.key("counts")
+            json.beginObject()
+            for status in statuses {
+                json.key(status.rawValue)
+                json.integer(summary.counts[status, default: 0])
+            }
+            json.endObject()
+            json.endObject()
+            if lines { json.newline() }
+        }
+        if !lines {
+            json.endArray()
+            json.newline()
+        }
+        return json.text
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@Suite("sessions lists the runs that recorded fetches, with how they went")
+struct SessionsCommandTests {
+    @Test func sessionsAreListedNewestFirstWithTheirCountsPerOutcome() async throws {
+        // Given the standard history: three imported sessions
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When the sessions are listed as a table
+        let result = try await sandbox.run("sessions")
+
+        // Then each shows its id prefix, start, fetches, source, recorder host and outcomes
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == [
+            "SESSION   STARTED              FETCHES  SOURCE                       HOST  OUTCOMES",
+            "5e550003  2026-11-22 10:00:00        3  https://numbers.example/api  -     2 succeeded, 1 failed",
+            "5e550002  2026-11-21 09:00:00        4  random                       -     1 cancelled, 1 timed-out, 2 interrupted",
+            "5e550001  2026-11-20 10:00:00        3  random                       -     1 succeeded, 1 failed, 1 cancelled",
+        ], "\(result)")
+    }
+
+    @Test func jsonCarriesEveryCountAndTheFullIDsThatOtherCommandsTake() async throws {
+        // Given the standard history
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When the newest two sessions are asked for as JSON and as JSON lines
+        let json = try await sandbox.run("sessions", "--limit", "2", "--format", "json")
+        let jsonl = try await sandbox.run("sessions", "--limit", "2", "--format", "jsonl")
+
+        // Then both hold the same two objects, every status counted
+        let array = try #require(try JSONSerialization.jsonObject(with: json.standardOutputData) as? [[String: Any]], "\(json)")
+        let lines = try jsonl.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(array.count == 2 && lines.count == 2, "\(json)\n\(jsonl)")
+        #expect(array.map { $0["id"] as? String } == [Ids.session(3), Ids.session(2)])
+        #expect(lines.map { $0["id"] as? String } == [Ids.session(3), Ids.session(2)])
+        let counts = try #require(array[1]["counts"] as? [String: Int])
+        #expect(counts == ["succeeded": 0, "failed": 0, "cancelled": 1, "timed-out": 1, "interrupted": 2, "running": 0])
+        #expect(array[1]["fetches"] as? Int == 4 && array[1]["startedAt"] as? String == "2026-11-21T09:00:00.000Z")
+
+        // and the id is what --session and replay take
+        let listed = try await sandbox.listedIDs(["--session", try #require(array[1]["id"] as? String)])
+        #expect(listed == (4...7).reversed().map(Ids.fetch))
+    }
+
+    @Test func aSessionWithAFetchInFlightShowsItRunning() async throws {
+        // Given a fetch in flight in a live process
+        let sandbox = try Sandbox()
+        let live = try await sandbox.start("fetch", "--latency", "5m")
+        let running = try await sandbox.waitForFetch(of: live)
+
+        // When the sessions are listed
+        let result = try await sandbox.run("sessions", "--format", "jsonl")
+
+        // Then its session counts one running fetch, recorded on this host
+        live.send(SIGKILL)
+        _ = try await live.wait(limit: .seconds(20))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data((result.lines.first ?? "").utf8)) as? [String: Any], "\(result)")
+        #expect(object["id"] as? String == running.session)
+        #expect((object["counts"] as? [String: Int])?["running"] == 1, "\(result)")
+        #expect((object["processId"] as? Int ?? 0) == Int(live.pid))
+
+        // and once its process is gone, interrupted
+        let after = try await sandbox.run("sessions")
+        #expect(after.lines.last?.hasSuffix("1 interrupted") == true, "\(after)")
+    }
+
+    @Test func anEmptyHistoryHasNoSessionsAndABadLimitIsAUsageError() async throws {
+        // Given an empty history
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([])
+
+        // When sessions are listed, and with a negative limit
+        let table = try await sandbox.run("sessions")
+        let json = try await sandbox.run("sessions", "--format", "json")
+        let negative = try await sandbox.run("sessions", "--limit=-1")
+
+        // Then the table says so on stderr, JSON is an empty array, and -1 is refused
+        #expect(table.status == 0 && table.standardOutput.isEmpty && table.standardError == "no sessions recorded\n", "\(table)")
+        #expect(json.status == 0 && json.standardOutput == "[]\n", "\(json)")
+        #expect(negative.status == 64 && negative.standardError.hasPrefix("error: --limit must be 0"), "\(negative)")
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@Suite("stats charts latencies and breaks fetches down by source, outcome, day and hour")
+struct StatsPicturesTests {
+    static let statuses = ["succeeded", "failed", "cancelled", "timed-out", "interrupted", "running"]
+
+    /// Reads `stats --format json`.
+    static func json(_ result: CLIResult) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: result.standardOutputData) as? [String: Any], "\(result)")
+    }
+
+    /// The rate as this test defines it: how often the source answered.
+    static func rate(_ records: [ExportRecord]) -> Double? {
+        let decided = records.filter { ["succeeded", "failed", "timed-out"].contains($0.outcome) }
+        return decided.isEmpty ? nil : Double(decided.count { $0.outcome == "succeeded" }) / Double(decided.count)
+    }
+
+    @Test func theJSONHistogramCountsEverySucceededDurationInItsBucket() async throws {
+        // Given a random history
+        let sandbox = try Sandbox()
+        let records = StatsCommandTests.randomHistory(count: 300, seed: 11)
+        try await sandbox.importRecords(records)
+
+        // When stats are asked for as JSON
+        let object = try Self.json(try await sandbox.run("stats", "--format", "json"))
+
+        // Then every bucket is there, and each counts the succeeded durations within its bounds
+        let bounds: [Int64] = [0, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000]
+        let histogram = try #require(object["histogram"] as? [[String: Any]])
+        #expect(histogram.map { ($0["fromMs"] as? NSNumber)?.int64Value } == bounds)
+        #expect(histogram.map { ($0["toMs"] as? NSNumber)?.int64Value } == bounds.dropFirst().map { $0 } + [nil])
+        let durations = records.filter { $0.outcome == "succeeded" }.compactMap(\.durationMs)
+        let expected = bounds.indices.map { index in
+            durations.count { $0 >= bounds[index] && (index + 1 == bounds.count || $0 < bounds[index + 1]) }
+        }
+        #expect(histogram.map { ($0["count"] as? Int) ?? -1 } == expected)
+        #expect(expected.reduce(0, +) == durations.count && durations.count > 50)
+        #expect(object["by"] is NSNull)
+    }
+
+    @Test(arguments: ["source", "outcome", "day", "hour"])
+    func theJSONBreakdownMatchesCountsComputedFromTheRecords(_ grouping: String) async throws {
+        // Given a random history over two days and two sources (read in UTC)
+        let sandbox = try Sandbox()
+        let records = StatsCommandTests.randomHistory(count: 300, seed: 12).map(Fixtures.asRead)
+        try await sandbox.importRecords(records)
+
+        // When stats are broken down
+        let object = try Self.json(try await sandbox.run("stats", "--by", grouping, "--format", "json"))
+
+        // Then each group's counts and rate are those of its records, groups in order
+        func key(_ record: ExportRecord) -> String {
+            let time = ISO.format(record.startedAt)
+            return switch grouping {
+            case "source": record.source
+            case "outcome": record.outcome
+            case "day": String(time.prefix(10))
+            default: time.prefix(10) + " " + time.dropFirst(11).prefix(2) + ":00"
+            }
+        }
+        let keys = Set(records.map(key))
+        let ordered = grouping == "outcome" ? Self.statuses.filter(keys.contains) : keys.sorted()
+        let by = try #require(object["by"] as? [String: Any])
+        #expect(by["grouping"] as? String == grouping)
+        let groups = try #require(by["groups"] as? [[String: Any]])
+        #expect(groups.map { $0["key"] as? String } == ordered)
+        for group in groups {
+            let members = records.filter { key($0) == group["key"] as? String }
+            let counts = Dictionary(uniqueKeysWithValues: Self.statuses.map { status in (status, members.count { $0.outcome == status }) })
+            #expect(group["total"] as? Int == members.count)
+            #expect(group["counts"] as? [String: Int] == counts, "\(group)")
+            #expect((group["successRate"] as? NSNumber)?.doubleValue.rounded(toPlaces: 6) == Self.rate(members)?.rounded(toPlaces: 6), "\(group)")
+        }
+        #expect(groups.count > 1)
+    }
+
+    @Test func theTextBreakdownIsATableAfterTheSummary() async throws {
+        // Given the standard history
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When stats are broken down by day
+        let result = try await sandbox.run("stats", "--by", "day")
+
+        // Then a table with a row per day follows the summary and chart
+        #expect(result.status == 0, "\(result)")
+        #expect(Array(result.lines.suffix(5)) == [
+            "",
+            "DAY         FETCHES  SUCCEEDED  FAILED  CANCELLED  TIMED-OUT  INTERRUPTED  RUNNING  SUCCESS RATE",
+            "2026-11-20        3          1       1          1          0            0        0  50.0%",
+            "2026-11-21        4          0       0          1          1            2        0  0.0%",
+            "2026-11-22        3          2       1          0          0            0        0  66.7%",
+        ], "\(result)")
+    }
+
+    @Test func onATerminalTheChartHasBars() async throws {
+        // Given the standard history
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When stats print to a terminal (script(1) gives the command one)
+        let result = try await sandbox.run(
+            ["-qec", "'\(FetchHistoryProcess.binary.path)' stats", "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script")
+        )
+
+        // Then the chart is drawn with block characters, eighths at the bars' ends
+        #expect(result.status == 0, "\(result)")
+        let chart = result.standardOutput.split(whereSeparator: \.isNewline).map(String.init).suffix(4)
+        #expect(Array(chart) == [
+            "  100ms–250ms  1  33.3%  ████████████████████████████████████████",
+            "  250ms–500ms  0   0.0%",
+            "  500ms–1s     1  33.3%  ████████████████████████████████████████",
+            "  1s–2.5s      1  33.3%  ████████████████████████████████████████",
+        ], "\(result)")
+    }
+
+    @Test func anUnknownGroupingIsAUsageError() async throws {
+        // Given the standard history
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When stats are broken down by something they cannot be
+        let result = try await sandbox.run("stats", "--by", "week")
+
+        // Then it is refused as a usage error
+        #expect(result.status == 64 && result.standardError.hasPrefix("error: "), "\(result)")
+        #expect(result.standardOutput.isEmpty)
+    }
+}
+
+extension Double {
+    fileprivate func rounded(toPlaces places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (self * scale).rounded() / scale
+    }
+}
