@@ -14,19 +14,28 @@ struct SessionsCommand: ParsableCommand {
               fetch-history sessions --limit 0
               fetch-history sessions --limit 5 --format json
               fetch-history sessions --format jsonl
+              fetch-history sessions --format tsv --no-header | cut -f1
             """
     )
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "Show at most this many sessions; 0 shows all.")
+    // Unconditional: `--limit -1` is a value to refuse with a reason, not a
+    // missing value.
+    @Option(parsing: .unconditional, help: "Show at most this many sessions; 0 shows all.")
     var limit = 20
 
-    @Option(help: "table (aligned text), json (one array) or jsonl (one object per line).")
+    @Option(help: ArgumentHelp(
+        "table (aligned text), json (one array), jsonl (one object per line) or tsv (tab-separated: full id, start, "
+            + "source, host, fetches, then a count per outcome; escapes as in list --format tsv)."
+    ))
     var format = ListFormat.table
 
+    @OptionGroup var header: HeaderOption
+
     func validate() throws {
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more") }
+        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        try header.validate(for: format)
     }
 
     func run() throws {
@@ -38,8 +47,10 @@ struct SessionsCommand: ParsableCommand {
             if summaries.isEmpty {
                 StandardError.write("no sessions recorded\n")
             } else {
-                try output.write(Self.table(summaries))
+                try output.write(Self.table(summaries, header: !header.noHeader))
             }
+        case .tsv:
+            try output.write(Self.tsv(summaries, header: !header.noHeader))
         case .json, .jsonl:
             try output.write(Self.json(summaries, lines: format == .jsonl))
         }
@@ -55,7 +66,7 @@ struct SessionsCommand: ParsableCommand {
     }
 
     /// Aligned columns, as wide as their widest cell: at most `--limit` rows are held.
-    static func table(_ summaries: [SessionSummary]) -> String {
+    static func table(_ summaries: [SessionSummary], header showsHeader: Bool = true) -> String {
         let header = ["SESSION", "STARTED", "FETCHES", "SOURCE", "HOST", "OUTCOMES"]
         let rows = summaries.map { summary in
             [
@@ -65,12 +76,28 @@ struct SessionsCommand: ParsableCommand {
                 outcomes(summary),
             ]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        return ([header] + rows).map { cells in
+        let lines = showsHeader ? [header] + rows : rows
+        let widths = header.indices.map { column in lines.map { $0[column].displayWidth }.max() ?? 0 }
+        return lines.map { cells in
             cells.indices.map { column in
                 column == cells.count - 1 ? cells[column] : cells[column].padded(to: widths[column], right: column == 2)
             }.joined(separator: "  ") + "\n"
         }.joined()
+    }
+
+    /// One line per session: the full id, ISO 8601 start, source, host, the
+    /// number of fetches, then one count per status (0 when none).
+    static func tsv(_ summaries: [SessionSummary], header: Bool) -> String {
+        var text = header ? TSV.line(["id", "startedAt", "source", "host", "fetches"] + statuses.map(\.rawValue)) : ""
+        for summary in summaries {
+            text += TSV.line(
+                [
+                    summary.session.id.lowercased, summary.session.startedAt.iso8601, summary.session.source,
+                    summary.session.process.host, String(summary.total),
+                ] + statuses.map { String(summary.counts[$0, default: 0]) }
+            )
+        }
+        return text
     }
 
     /// One object per session: `counts` has every status, 0 when none.

@@ -21,6 +21,36 @@ struct SessionsCommandTests {
         ], "\(result)")
     }
 
+    @Test func tsvHasTheFullIDsAndACountPerOutcomeWithOrWithoutItsHeader() async throws {
+        // Given the standard history
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When the newest two sessions are asked for as TSV, with and without the header, and the table without it
+        let tsv = try await sandbox.succeed("sessions", "--limit", "2", "--format", "tsv")
+        let bare = try await sandbox.succeed("sessions", "--limit", "2", "--format", "tsv", "--no-header")
+        let table = try await sandbox.succeed("sessions", "--limit", "1", "--no-header")
+
+        // Then the columns are named once, each row is the session's full id, start, source, host and counts
+        #expect(tsv.lines == [
+            "id\tstartedAt\tsource\thost\tfetches\tsucceeded\tfailed\tcancelled\ttimed-out\tinterrupted\trunning",
+            "\(Ids.session(3))\t2026-11-22T10:00:00.000Z\thttps://numbers.example/api\t\t3\t2\t1\t0\t0\t0\t0",
+            "\(Ids.session(2))\t2026-11-21T09:00:00.000Z\trandom\t\t4\t0\t0\t1\t1\t2\t0",
+        ], "\(tsv)")
+        #expect(bare.lines == Array(tsv.lines.dropFirst()))
+        #expect(table.lines == ["5e550003  2026-11-22 10:00:00  3  https://numbers.example/api  -  2 succeeded, 1 failed"], "\(table)")
+    }
+
+    @Test(arguments: [
+        (["sessions", "--limit", "-1"], "--limit must be 0 or more, not -1"),
+        (["sessions", "--format", "json", "--no-header"], "--no-header applies to --format table and tsv only"),
+    ])
+    func aRefusedOptionSaysWhy(_ arguments: [String], _ expected: String) async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.run(arguments)
+        #expect(result.status == 64 && result.standardError.hasPrefix("error: ") && result.standardError.contains(expected), "\(result)")
+    }
+
     @Test func jsonCarriesEveryCountAndTheFullIDsThatOtherCommandsTake() async throws {
         // Given the standard history
         let sandbox = try Sandbox()
@@ -70,7 +100,7 @@ struct SessionsCommandTests {
     @Test func anEmptyHistoryHasNoSessionsAndABadLimitIsAUsageError() async throws {
         // Given an empty history
         let sandbox = try Sandbox()
-        try await sandbox.importRecords([])
+        try await sandbox.succeed("import", "-", stdin: Data())
 
         // When sessions are listed, and with a negative limit
         let table = try await sandbox.run("sessions")
