@@ -31,6 +31,7 @@ struct ExportCommand: ParsableCommand {
               fetch-history export --format jsonl --output history.jsonl
               fetch-history export --output - | gzip > history.json.gz
               fetch-history export --outcome failed --since 7d | jq .error
+              fetch-history export --grep 'timed out' --source 127.0.0.1 --format jsonl
             """
     )
 

@@ -23,6 +23,7 @@ struct StatsCommand: ParsableCommand {
               fetch-history stats --session 853a984f
               fetch-history stats --by source
               fetch-history stats --since 2d --by hour --format json
+              fetch-history stats --grep 'HTTP 503' --by day
             """
     )
 
