@@ -94,7 +94,14 @@ extension ImportEngine {
                 try db.inTransaction(.immediate) {
                     let plan = try ImportPlan { sql, values in
                         try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values)).map { row in
-                            (0..<row.count).map { row[$0] as String? }
+                            (0..<row.count).map { index -> String? in
+                                // The plan's queries return integers and text.
+                                switch (row[index] as DatabaseValue).storage {
+                                case .int64(let integer): String(integer)
+                                case .string(let text): text
+                                case .null, .double, .blob: nil
+                                }
+                            }
                         }
                     }
                     try db.execute(sql: HistorySQL.setCacheSize(-Int64(HistorySQL.importCacheKibibytes)))
