@@ -106,16 +106,7 @@ struct SessionsCommand: ParsableCommand {
         if !lines { json.beginArray(elementsOnOwnLines: true) }
         for summary in summaries {
             json.beginObject()
-            json.key("id")
-            json.uuid(summary.session.id)
-            json.key("startedAt")
-            json.timestamp(summary.session.startedAt)
-            json.key("source")
-            json.string(summary.session.source)
-            json.key("host")
-            json.string(summary.session.process.host)
-            json.key("processId")
-            json.integer(Int64(summary.session.process.processID))
+            json.sessionMembers(summary.session)
             json.key("fetches")
             json.integer(summary.total)
             json.key("counts")

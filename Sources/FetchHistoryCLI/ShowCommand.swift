@@ -70,16 +70,7 @@ struct ShowCommand: ParsableCommand {
         json.key("session")
         if let session {
             json.beginObject()
-            json.key("id")
-            json.uuid(session.id)
-            json.key("startedAt")
-            json.timestamp(session.startedAt)
-            json.key("source")
-            json.string(session.source)
-            json.key("host")
-            json.string(session.process.host)
-            json.key("processId")
-            json.integer(Int64(session.process.processID))
+            json.sessionMembers(session)
             json.endObject()
         } else {
             json.null()

@@ -51,6 +51,32 @@ import Testing
         #expect(answerType == storedAs)
     }
 
+    @Test func anImportStoresIntegersAsIntegersAndEveryOtherValueAsJSONText() async throws {
+        // Given fetches that succeeded with an integer, an object and a string, ended by those answers
+        let values: [FetchValue] = [42, try FetchValue(encoding: User(id: 1, name: "Ada")), try FetchValue(encoding: "42")]
+        let fetches = values.enumerated().map { number, value in
+            let start = Timestamp(millisecondsSince1970: 1_000 + Int64(number) * 100)
+            let end = Timestamp(millisecondsSince1970: start.millisecondsSince1970 + 10)
+            return Fetch(
+                id: UUID(), sessionID: UUID(), source: "test", startedAt: start, endedAt: end, durationMilliseconds: 10,
+                outcome: .succeeded(value), response: nil,
+                script: FetchScript(tappedAt: start, timeoutMilliseconds: nil, end: FetchScript.End(cause: .answer(value), at: end))
+            )
+        }
+        let store = try HistoryStore.inMemory()
+
+        // When they are imported
+        let types = try await store.write { db in
+            _ = try db.importFetches { insert in for fetch in fetches { try insert(fetch) } }
+            return try db.rows("SELECT typeof(value), typeof(answer_value) FROM fetch ORDER BY seq") { [$0.text(0), $0.text(1)] }
+        }
+
+        // Then the integer is an SQLite integer, the object and the string (even one that reads "42") JSON text
+        #expect(types == [["integer", "integer"], ["text", "text"], ["text", "text"]])
+        #expect(try await store.read { db in try db.fetches() }.compactMap(\.value).sorted { $0.json < $1.json }
+            == values.sorted { $0.json < $1.json })
+    }
+
     @Test func aUserComesBackAsTheUser() async throws {
         let user = User(id: 7, name: "Grace")
         let (fetch, _, _) = try await Self.roundTrip(try FetchValue(encoding: user))

@@ -39,8 +39,11 @@ struct StatementArguments {
     /// The next parameter: a fetched value as the history stores it (see
     /// `SQLValue.value(_:)`), or NULL.
     mutating func append(_ value: FetchValue?) {
-        guard let value else { return slots.append(.null) }
-        if let integer = value.integer { append(Int64(integer)) } else { append(value.json) }
+        switch SQLValue.value(value) {
+        case .null: slots.append(.null)
+        case .integer(let integer): append(integer)
+        case .text(let json): append(json)
+        }
     }
 
     /// The next parameter: `value`, or NULL.

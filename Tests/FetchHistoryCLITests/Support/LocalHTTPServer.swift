@@ -55,21 +55,7 @@ final class LocalHTTPServer: @unchecked Sendable {
 
     private func acceptLoop() {
         defer { close(listener) }
-        var pollDescriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        while !isStopped {
-            // Wait for a connection, then accept it (at once) under the launch lock.
-            let ready = poll(&pollDescriptor, 1, 100)
-            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-            if ready < 0 || isStopped { return }
-            let connection = FetchHistoryProcess.launchLock.withLock { _ in
-                let connection = accept(listener, nil, nil)
-                if connection >= 0 { FetchHistoryProcess.closeOnExec(connection) }
-                return connection
-            }
-            if connection < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return
-            }
+        while let connection = LoopbackListener.nextConnection(on: listener, isStopped: { isStopped }) {
             Thread { [self] in serve(connection) }.start()
         }
     }

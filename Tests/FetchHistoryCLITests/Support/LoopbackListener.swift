@@ -30,4 +30,25 @@ enum LoopbackListener {
         }
         return (listener, UInt16(bigEndian: address.sin_port))
     }
+
+    /// The next connection to `listener`, close-on-exec; nil once
+    /// `isStopped` says so or the listener fails (it was shut down). It
+    /// waits in `poll` first: `accept` runs under the launch lock, which
+    /// must never be held while blocked.
+    static func nextConnection(on listener: Int32, isStopped: () -> Bool) -> Int32? {
+        var pollDescriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        while !isStopped() {
+            let ready = poll(&pollDescriptor, 1, 100)
+            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            if ready < 0 || isStopped() { return nil }
+            let connection = FetchHistoryProcess.launchLock.withLock { _ in
+                let connection = accept(listener, nil, nil)
+                if connection >= 0 { FetchHistoryProcess.closeOnExec(connection) }
+                return connection
+            }
+            if connection >= 0 { return connection }
+            if errno != EINTR && errno != EAGAIN { return nil }
+        }
+        return nil
+    }
 }

@@ -30,22 +30,7 @@ final class PlainTextListener: @unchecked Sendable {
 
     private func acceptLoop() {
         defer { close(listener) }
-        var pollDescriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        while !stopped.withLock({ $0 }) {
-            // Wait for a connection first: accept runs under the launch
-            // lock, which must never be held while blocked.
-            let ready = poll(&pollDescriptor, 1, 100)
-            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-            if ready < 0 || stopped.withLock({ $0 }) { return }
-            let connection = FetchHistoryProcess.launchLock.withLock { _ in
-                let connection = accept(listener, nil, nil)
-                if connection >= 0 { FetchHistoryProcess.closeOnExec(connection) }
-                return connection
-            }
-            if connection < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return
-            }
+        while let connection = LoopbackListener.nextConnection(on: listener, isStopped: { stopped.withLock { $0 } }) {
             let reply = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
             _ = send(connection, reply, reply.count, Int32(MSG_NOSIGNAL))
             shutdown(connection, Int32(SHUT_WR))
