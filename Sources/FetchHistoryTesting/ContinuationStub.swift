@@ -82,7 +82,7 @@ public actor ContinuationStub<Argument: Sendable, Value: Sendable> {
     /// Waits until `times` calls have been made in all; the last of them is
     /// then pending (unless it was cancelled) and can be resumed. Throws
     /// `TimeoutError` after `limit` of real time.
-    public func waitUntilCalled(times: Int = 1, limit: Duration = .seconds(5)) async throws {
+    public func waitUntilCalled(times: Int = 1, limit: Duration = TimeoutError.defaultLimit) async throws {
         let calls = self.calls
         try await withTimeout(limit) { try await calls.waitForCalls(times) }
     }

@@ -12,7 +12,7 @@ extension ManualClock {
     /// try await clock.waitUntilSleeping()   // the "slow network" hint is waiting
     /// clock.advance(by: .seconds(2))        // it fires, at exactly 2 s
     /// ```
-    public func waitUntilSleeping(_ count: Int = 1, limit: Duration = .seconds(5)) async throws {
+    public func waitUntilSleeping(_ count: Int = 1, limit: Duration = TimeoutError.defaultLimit) async throws {
         try await withTimeout(limit) { try await self.sleepersReach(count) }
     }
 }

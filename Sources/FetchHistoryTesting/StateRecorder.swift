@@ -61,7 +61,7 @@ public final class StateRecorder<State: Equatable & Sendable> {
     /// The next recorded state not yet taken, waiting for one if need be.
     ///
     /// Throws `TimeoutError` after `limit` of real time, taking nothing.
-    public func next(limit: Duration = .seconds(5)) async throws -> State {
+    public func next(limit: Duration = TimeoutError.defaultLimit) async throws -> State {
         while taken == events.count {
             try await withTimeout(limit) { @MainActor in try await self.arrival() }
         }

@@ -66,7 +66,7 @@ public final class URLProtocolStub: Sendable {
 
     /// The `number`th request (1 for the first), waiting for it to arrive;
     /// fails with `TimeoutError` after `limit` of real time.
-    public func waitForRequest(_ number: Int = 1, limit: Duration = .seconds(5)) async throws -> URLRequest {
+    public func waitForRequest(_ number: Int = 1, limit: Duration = TimeoutError.defaultLimit) async throws -> URLRequest {
         try await withTimeout(limit) { [log] in await log.request(number) }
     }
 

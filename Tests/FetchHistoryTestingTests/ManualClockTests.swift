@@ -74,6 +74,34 @@ import Testing
         await #expect(throws: CancellationError.self) { try await withTimeout { try await nap.value } }
         #expect(clock.sleeperCount == 0)
     }
+
+    @Test func aSleeperCancelledWhileGoingToSleepStopsSleepingToo() async throws {
+        // When sleepers are cancelled at once, many while between their
+        // check for cancellation and their registration as sleepers
+        let clock = ManualClock()
+        let started = StartCount()
+        let naps = (0..<2_000).map { round in
+            let nap = Task.detached {
+                started.increment()
+                try await clock.sleep(until: .init(offset: .seconds(1)))
+            }
+            // Cancel once the sleeper has begun, a varying moment later
+            while started.value <= round {}
+            for _ in 0..<(round % 50) { _ = started.value }
+            nap.cancel()
+            return nap
+        }
+
+        // Then every one ends cancelled and none is left asleep, without
+        // the clock moving: a sleeper registered after its cancellation
+        // handler ran would sleep until the next advance
+        var cancelled = 0
+        for nap in naps {
+            do { try await withTimeout { try await nap.value } } catch is CancellationError { cancelled += 1 }
+        }
+        #expect(cancelled == naps.count)
+        #expect(clock.sleeperCount == 0)
+    }
 }
 
 /// When each sleeper woke, as it saw the clock.
@@ -81,4 +109,11 @@ private final class WakeLog: Sendable {
     private let log = Mutex<[Duration]>([])
     var offsets: [Duration] { log.withLock { $0 } }
     func append(_ offset: Duration) { log.withLock { $0.append(offset) } }
+}
+
+/// How many sleepers have begun.
+private final class StartCount: Sendable {
+    private let count = Atomic(0)
+    var value: Int { count.load(ordering: .acquiring) }
+    func increment() { count.add(1, ordering: .releasing) }
 }

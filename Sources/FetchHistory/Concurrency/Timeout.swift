@@ -12,7 +12,7 @@ import Synchronization
 /// let value = try await withTimeout(.seconds(5)) { try await viewState.fetchTask?.value }
 /// ```
 public func withTimeout<T: Sendable>(
-    _ limit: Duration = .seconds(5),
+    _ limit: Duration = TimeoutError.defaultLimit,
     @_inheritActorContext operation: sending @escaping @isolated(any) () async throws -> T
 ) async throws -> T {
     let work = Task(operation: operation)

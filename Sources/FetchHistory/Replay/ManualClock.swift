@@ -84,14 +84,21 @@ public final class ManualClock: Clock, Sendable {
                 }
                 if wakeNow { continuation.resume() }
                 for waiter in waiters { waiter.continuation.resume() }
+                // Cancelled before it was a sleeper, the handler found
+                // nothing to wake: without this it would sleep until an advance.
+                if !wakeNow, Task.isCancelled { wakeCancelled(id) }
             }
         } onCancel: {
-            let sleeper = state.withLock { state -> Sleeper? in
-                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.sleepers.remove(at: index)
-            }
-            sleeper?.continuation.resume(throwing: CancellationError())
+            wakeCancelled(id)
         }
+    }
+
+    private func wakeCancelled(_ id: Int) {
+        let sleeper = state.withLock { state -> Sleeper? in
+            guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.sleepers.remove(at: index)
+        }
+        sleeper?.continuation.resume(throwing: CancellationError())
     }
 
     /// Moves the clock to `offset` (never back), waking every sleeper whose
