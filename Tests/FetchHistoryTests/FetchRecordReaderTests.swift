@@ -70,6 +70,29 @@ struct FetchRecordReaderTests {
         }
     }
 
+    /// Counts what was read, and notes a read after `close()`.
+    final class CountingSource: ByteSource, @unchecked Sendable {
+        // Unchecked: the reading thread and the test's thread take turns,
+        // ordered by `forEach`'s return.
+        private let data: DataSource
+        private(set) var bytesRead = 0
+        private(set) var readAfterClose = false
+        private var closed = false
+
+        init(_ data: Data) {
+            self.data = DataSource(data)
+        }
+
+        func close() { closed = true }
+
+        func read(upTo count: Int, into buffer: inout [UInt8]) throws -> Int {
+            if closed { readAfterClose = true }
+            let read = data.read(upTo: count, into: &buffer)
+            bytesRead += read
+            return read
+        }
+    }
+
     /// The error reading `data` throws.
     static func importError(_ data: Data, chunkSize: Int = FetchRecordReader.defaultChunkSize) -> ImportError? {
         do {
@@ -128,6 +151,60 @@ struct FetchRecordReaderTests {
         // Then every record arrives, and no read needed more room than one chunk
         #expect(fetches == many)
         #expect(largestRead <= 4096)
+    }
+
+    /// `count` records, each with an id of its own.
+    static func many(_ count: Int) -> [Fetch] {
+        (0..<count).map { index in
+            var fetch = fetches[index % 3]
+            fetch.id = UUID()
+            return fetch
+        }
+    }
+
+    @Test func recordsReadAheadArriveInOrderAndAnErrorAfterEveryRecordBeforeIt() async throws {
+        // Given 10,000 records, far more than are read ahead, then a bad line
+        let many = Self.many(10_000)
+        let data = await runOnDedicatedThread { Self.jsonl(many) + Data("{\"id\": 7}\n".utf8) }
+
+        // When it is read
+        let (received, error) = await runOnDedicatedThread {
+            var received: [Fetch] = []
+            do {
+                try FetchRecordReader(data: data, chunkSize: 4096).forEach { received.append($0) }
+                return (received, ImportError?.none)
+            } catch {
+                return (received, error as? ImportError)
+            }
+        }
+
+        // Then every good record reached the caller, in order, before the error, which names the last line
+        #expect(received == many)
+        #expect(error?.line == 10_001 && error?.column == 1 && error?.record == 10_001, "\(String(describing: error))")
+    }
+
+    @Test func aCallerThatStopsEarlyStopsTheReadingAndNothingIsReadAfterward() async throws {
+        // Given 20,000 records, about 12 MB
+        let data = await runOnDedicatedThread { Self.jsonl(Self.many(20_000)) }
+        let source = CountingSource(data)
+
+        // When the caller stops at the first record
+        struct Enough: Error {}
+        let thrown = await runOnDedicatedThread {
+            do {
+                try FetchRecordReader(source: source, chunkSize: 4096).forEach { _ in throw Enough() }
+                return false
+            } catch {
+                source.close()
+                return error is Enough
+            }
+        }
+
+        // Then its error comes through, the reading stopped a few thousand
+        // records ahead at most, and it had stopped by the time forEach returned
+        #expect(thrown)
+        #expect(source.bytesRead < data.count / 2, "\(source.bytesRead) of \(data.count)")
+        #expect(!source.readAfterClose)
     }
 
     @Test func errorsNameTheSamePlaceWhateverTheChunkSize() async throws {

@@ -58,8 +58,7 @@ final class Sandbox: @unchecked Sendable {
         return environment.merging(extra) { $1 }
     }
 
-    /// Runs the binary to its end, with FETCH_HISTORY_DB set to `database`,
-    /// once one of `ChildProcessSlots`' few places is free.
+    /// Runs the binary to its end, with FETCH_HISTORY_DB set to `database`.
     func run(_ arguments: String..., stdin: Data? = nil, environment: [String: String]? = nil) async throws -> CLIResult {
         try await run(arguments, stdin: stdin, environment: environment)
     }
@@ -68,14 +67,11 @@ final class Sandbox: @unchecked Sendable {
         _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
         executable: URL = FetchHistoryProcess.binary
     ) async throws -> CLIResult {
-        let environment = environment ?? self.environment()
-        return try await ChildProcessSlots.shared.withSlot { [root] in
-            let process = try await FetchHistoryProcess.start(
-                arguments: arguments, environment: environment, workingDirectory: root, standardInput: stdin,
-                executable: executable
-            )
-            return try await process.wait()
-        }
+        let process = try await FetchHistoryProcess.start(
+            arguments: arguments, environment: environment ?? self.environment(), workingDirectory: root, standardInput: stdin,
+            executable: executable
+        )
+        return try await process.wait()
     }
 
     /// Starts the binary and returns at once.

@@ -39,7 +39,28 @@ public struct FetchRecordReader {
     /// `ImportError` for input that is not a valid export (and for a
     /// `RepeatedFetchID` that `body` throws: it gets the record's position),
     /// `InputReadError` when reading fails.
+    ///
+    /// The input is read and parsed on a thread of its own, a few hundred
+    /// records ahead of `body` (see `ReadAhead`); `body` runs on the calling
+    /// thread, and the input is not read after this returns.
     public func forEach(_ body: (Fetch) throws -> Void) throws {
+        // Its source is read by the reading thread alone, until `stop`
+        // has waited for that thread to end.
+        nonisolated(unsafe) let reader = self
+        let readAhead = ReadAhead { put in try reader.readRecords(put) }
+        defer { readAhead.stop() }
+        while let batch = try readAhead.next() {
+            for record in batch {
+                do {
+                    try body(record.fetch)
+                } catch let repeated as RepeatedFetchID {
+                    throw record.error(repeated)
+                }
+            }
+        }
+    }
+
+    private func readRecords(_ body: (ParsedRecord) throws -> Void) throws {
         var stream = RecordStream(input: InputBuffer(source: source, chunkSize: chunkSize))
         guard let first = try stream.nextByte(skippingNewlines: true) else { return }
         if first == UInt8(ascii: "[") {

@@ -24,6 +24,10 @@ struct InputBuffer {
     private var droppedBytes = 0
     private var droppedLines = 0
     private var lineStart = 0
+    /// How far `lineAndColumn` has counted in `bytes`: the offset, the line
+    /// there and where that line began. Every record's place is asked for,
+    /// in order, so each byte is counted once.
+    private var counted = (offset: 0, line: 1, lineStart: 0)
 
     init(source: any ByteSource, chunkSize: Int) {
         self.source = source
@@ -51,14 +55,20 @@ struct InputBuffer {
         return bytes.count > before
     }
 
-    /// The 1-based line and column (in bytes) of `offset`.
-    func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
-        var line = droppedLines + 1
-        var start = lineStart
-        for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
-            line += 1
-            start = droppedBytes + index + 1
+    /// The 1-based line and column (in bytes) of `offset`, counting on from
+    /// the last offset asked for when it is not before it.
+    mutating func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
+        if offset < counted.offset { counted = (0, droppedLines + 1, lineStart) }
+        var (index, line, start) = counted
+        let end = min(offset, bytes.count)
+        while index < end {
+            if bytes[index] == UInt8(ascii: "\n") {
+                line += 1
+                start = droppedBytes + index + 1
+            }
+            index += 1
         }
+        counted = (end, line, start)
         return (line, droppedBytes + offset - start + 1)
     }
 
@@ -72,6 +82,7 @@ struct InputBuffer {
         }
         bytes.removeSubrange(..<offset)
         droppedBytes += offset
+        counted = (0, droppedLines + 1, lineStart)
     }
 
     /// Counts eight bytes at a time: every byte of an import is counted once.

@@ -14,7 +14,7 @@ struct RecordStream {
         self.input = input
     }
 
-    mutating func readArray(_ body: (Fetch) throws -> Void) throws {
+    mutating func readArray(_ body: (ParsedRecord) throws -> Void) throws {
         position += 1
         if try nextByte(skippingNewlines: true) == UInt8(ascii: "]") {
             position += 1
@@ -41,7 +41,7 @@ struct RecordStream {
         }
     }
 
-    mutating func readLines(_ body: (Fetch) throws -> Void) throws {
+    mutating func readLines(_ body: (ParsedRecord) throws -> Void) throws {
         while let byte = try nextByte(skippingNewlines: false) {
             if byte == UInt8(ascii: "\n") {
                 position += 1
@@ -72,10 +72,10 @@ struct RecordStream {
         }
     }
 
-    /// Reads the record at `position` and hands its fetch to `body`. A
+    /// Reads the record at `position` and hands it to `body`. A
     /// record that runs past what has been read is read again from its
     /// start once more is.
-    private mutating func record(_ body: (Fetch) throws -> Void) throws {
+    private mutating func record(_ body: (ParsedRecord) throws -> Void) throws {
         recordNumber += 1
         var start = position
         while true {
@@ -103,17 +103,11 @@ struct RecordStream {
         } catch {
             throw importError(at: start, error.message, record: recordNumber)
         }
-        do {
-            try body(fetch)
-        } catch let repeated as RepeatedFetchID {
-            throw importError(
-                at: start, "the id \(repeated.id.lowercased) was already used by record \(repeated.firstRecord)",
-                record: recordNumber
-            )
-        }
+        let (line, column) = input.lineAndColumn(of: start)
+        try body(ParsedRecord(fetch: fetch, number: recordNumber, line: line, column: column))
     }
 
-    private func importError(at offset: Int, _ message: String, record: Int? = nil) -> ImportError {
+    private mutating func importError(at offset: Int, _ message: String, record: Int? = nil) -> ImportError {
         let (line, column) = input.lineAndColumn(of: offset)
         return ImportError(line: line, column: column, record: record, message: message)
     }
