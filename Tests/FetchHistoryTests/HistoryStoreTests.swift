@@ -377,6 +377,44 @@ import Testing
         #expect(plan.contains { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }, "\(plan)")
         #expect(!plan.contains { $0.hasPrefix("SCAN fetch") && !$0.contains("INDEX") }, "\(plan)")
     }
+
+    @Test func aFollowerIsGivenAFetchRecordedAfterTheNewestWasDeleted() throws {
+        // Given a follower that has seen three fetches
+        try record(.succeeded(1), at: 2_000)
+        try record(.succeeded(2), at: 3_000)
+        let newest = try record(.succeeded(3), at: 4_000)
+        var cursor = try store.read { db in try db.cursor() }
+
+        // When the newest is deleted, and another fetch is recorded
+        try store.write { db in _ = try db.deleteFetches(.fetches([newest])) }
+        let next = try record(.succeeded(4), at: 5_000)
+
+        // Then the follower is given it: it did not take the deleted one's place
+        let ended = try store.read { db in try db.fetchesEnded(after: &cursor, matching: HistoryFilter()) }
+        #expect(ended.map(\.id) == [next])
+    }
+
+    @Test func aFollowerIsGivenFetchesImportedAfterTheNewestWasDeleted() throws {
+        // Given a follower that has seen two fetches
+        try record(.succeeded(1), at: 2_000)
+        let newest = try record(.succeeded(2), at: 3_000)
+        var cursor = try store.read { db in try db.cursor() }
+
+        // When the newest is deleted, and two fetches are imported
+        try store.write { db in _ = try db.deleteFetches(.fetches([newest])) }
+        let imported = [6_000, 7_000].map { start in
+            Fetch(
+                id: UUID(), sessionID: UUID(), source: "random", startedAt: Timestamp(millisecondsSince1970: Int64(start)),
+                endedAt: Timestamp(millisecondsSince1970: Int64(start) + 5), durationMilliseconds: 5, outcome: .succeeded(9)
+            )
+        }
+        let summary = try store.write { db in try db.importFetches { insert in try imported.forEach(insert) } }
+
+        // Then both were added, and the follower is given both
+        #expect(summary == ImportSummary(added: 2, skipped: 0))
+        let ended = try store.read { db in try db.fetchesEnded(after: &cursor, matching: HistoryFilter()) }
+        #expect(ended.map(\.id) == imported.map(\.id))
+    }
 }
 
 /// The store owns its connection: one closure at a time, on its own queue.

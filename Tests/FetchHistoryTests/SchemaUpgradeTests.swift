@@ -28,6 +28,12 @@ import Testing
     /// stored as interrupted. Returns the replayable session.
     static func writeVersion4History(at path: String) async throws -> Session {
         let store = try HistoryStore(path: path, access: .create, migrator: version4)
+        // Today's recording numbers fetches above the largest `seq` ever
+        // deleted (schema 7), which schema 4 does not keep: an empty one, on
+        // this connection only, leaves the file as schema 4 made it.
+        try await store.write { db in
+            try db.execute("CREATE TEMP TABLE fetch_seq_high_water (only_row INTEGER PRIMARY KEY, seq INTEGER NOT NULL)")
+        }
         let recorder = try await HistoryRecorder(
             store: store, source: "http://127.0.0.1:8080/n", startedAt: Timestamp(millisecondsSince1970: 1_763_800_000_000)
         )

@@ -62,8 +62,12 @@ public struct SessionReplay {
     private let stopsAt: Int?
 
     /// How long, in real time, the replay waits for the view state to react
-    /// to one step before calling the step a difference.
-    public static let stepLimit: Duration = .seconds(2)
+    /// to one step before calling the step a difference. A step that reacts
+    /// takes milliseconds, but under `swift test` it can queue for seconds
+    /// behind every other test (2 s was too little on a loaded machine), so
+    /// this is `withTimeout`'s bound: a view state that never reacts is
+    /// still found, 30 s later.
+    public static let stepLimit: Duration = TimeoutError.defaultLimit
 
     /// - Parameters:
     ///   - fetches: the session's fetches, in recording order.

@@ -60,7 +60,7 @@ public struct ImportBatch {
     private let database: Database
     private let insertSession: Statement
     private let insertFetch: Statement
-    /// The largest `seq` before the import: the rows above it are the ones
+    /// The largest `seq` ever given before the import: the rows above it are the ones
     /// this import added.
     private let seqBefore: Int64
     /// The SQL of the indexes dropped until the rows are in, in creation order.

@@ -32,11 +32,16 @@ extension Database {
         let indexes = Double(summary.fetches) >= HistorySQL.rebuildIndexesAbove * Double(total)
             ? try rows(HistorySQL.fetchIndexes) { (name: $0.text(0), sql: $0.text(1)) } : []
         for index in indexes { try execute(HistorySQL.dropIndex(index.name)) }
+        // New fetches are numbered above the newest, deleted or not: a
+        // follower (`fetchesEnded(after:matching:)`) asks for those above
+        // the largest it has seen.
+        let largestSeq = try scalarInt64(HistorySQL.largestFetchSeq)
         try execute(HistorySQL.deleteFetches(condition), values)
         // The write lock keeps every other writer out since the plan, but a
         // recorder may have died meanwhile, making its running fetch
         // deletable too: the count is what was deleted.
         summary.fetches = changes
+        try execute(HistorySQL.raiseSeqHighWater, [.integer(largestSeq)])
         for index in indexes { try execute(index.sql) }
         let deleteSession = try prepare(HistorySQL.deleteSession)
         for id in sessions { try execute(deleteSession, [.text(id)]) }

@@ -15,8 +15,25 @@ public enum HistorySQL {
 
     /// A fetch starts when it is tapped: `started_at` and `tapped_at` are the
     /// same moment, kept apart so a replay can tell if either was changed.
+    /// Its `seq` is SQLite's (the largest plus one: NULL asks for it) unless
+    /// a deletion took away a larger one (`Migrations/0007_keep_seq_growing.sql`).
+    /// Named `rowid`, which `seq` is another name for, and which the tests'
+    /// histories of schema 4 have too.
     @_spi(Benchmarks) public static let insertFetch = """
-        INSERT INTO fetch (id, session_id, source, started_at, tapped_at, timeout_ms) VALUES (?1, ?2, ?3, ?4, ?4, ?5)
+        INSERT INTO fetch (rowid, id, session_id, source, started_at, tapped_at, timeout_ms)
+        VALUES (\(seqAboveHighWater), ?1, ?2, ?3, ?4, ?4, ?5)
+        """
+
+    /// The high-water mark plus one when it is not below the largest `seq`
+    /// in the table; else NULL.
+    private static let seqAboveHighWater = """
+        (SELECT seq + 1 FROM fetch_seq_high_water WHERE seq >= (SELECT coalesce(max(rowid), 0) FROM fetch))
+        """
+
+    /// Keeps `?` as the high-water mark unless it already is higher.
+    static let raiseSeqHighWater = """
+        INSERT INTO fetch_seq_high_water (only_row, seq) VALUES (1, ?)
+        ON CONFLICT (only_row) DO UPDATE SET seq = max(seq, excluded.seq)
         """
 
     @_spi(Benchmarks) public static let endFetch = """
@@ -42,7 +59,11 @@ public enum HistorySQL {
         ON CONFLICT (id) DO NOTHING
         """
 
-    @_spi(Benchmarks) public static let largestFetchSeq = "SELECT max(seq) FROM fetch"
+    /// The largest `seq` a fetch ever had, deleted or not: what an import
+    /// numbers its rows above.
+    @_spi(Benchmarks) public static let largestFetchSeq = """
+        SELECT max(coalesce((SELECT max(seq) FROM fetch), 0), coalesce((SELECT seq FROM fetch_seq_high_water), 0))
+        """
     static let fetchSeq = "SELECT seq FROM fetch WHERE id = ?"
 
     /// How many fetches the history holds, counting no further than the
