@@ -55,9 +55,10 @@ final class ReadAhead: Sendable {
                         batch.removeAll(keepingCapacity: true)
                     }
                 }
-                if !batch.isEmpty { try put(batch) }
             }
-            if !batch.isEmpty, case .failure(let error) = outcome, !(error is Stopped) { try? put(batch) }
+            // The records read before the end, or before an error: all but
+            // when the caller has stopped, and `put` then refuses them anyway.
+            if !batch.isEmpty { try? put(batch) }
             state.withLock { $0.end = outcome }
             ready.signal()
             finished.signal()
@@ -83,7 +84,11 @@ final class ReadAhead: Sendable {
         finished.wait()
     }
 
+    /// Throws `Stopped` once the caller has stopped: without waiting for
+    /// room when it already had (`stop` makes room for one waiting put only),
+    /// and after the wait when it stopped meanwhile.
     private func put(_ batch: [ParsedRecord]) throws(Stopped) {
+        if state.withLock({ $0.stopped }) { throw Stopped() }
         room.wait()
         try state.withLock { (state) throws(Stopped) in
             guard !state.stopped else { throw Stopped() }
