@@ -394,6 +394,22 @@ import Testing
         #expect(ended.map(\.id) == [next])
     }
 
+    @Test func fetchesRecordedAfterTheNewestWasDeletedAreNumberedOnUpward() throws {
+        // Given a history whose newest fetch was deleted
+        try record(.succeeded(1), at: 2_000)
+        let newest = try record(.succeeded(2), at: 3_000)
+        try store.write { db in _ = try db.deleteFetches(.fetches([newest])) }
+        var cursor = try store.read { db in try db.cursor() }
+
+        // When three more are recorded, the first above the deleted one's
+        // number and the others above it in turn
+        let next = try [4_000, 5_000, 6_000].map { try record(.succeeded(3), at: $0) }
+
+        // Then each is recorded, and a follower is given all three in order
+        let ended = try store.read { db in try db.fetchesEnded(after: &cursor, matching: HistoryFilter()) }
+        #expect(ended.map(\.id) == next)
+    }
+
     @Test func aFollowerIsGivenFetchesImportedAfterTheNewestWasDeleted() throws {
         // Given a follower that has seen two fetches
         try record(.succeeded(1), at: 2_000)
