@@ -14,7 +14,8 @@ struct ReplayCommand: AsyncParsableCommand {
             differences when not, or when the session cannot be replayed.
 
             With --live the session's taps and cancels are re-run in real time against the real \
-            source, recorded as a new session, and the outcomes are compared side by side. \
+            source, recorded as a new session, and the outcomes are compared side by side; a tap \
+            that came after the previous fetch ended waits for the re-run's fetch to end first. \
             Without an id it re-runs the newest session that is not itself a live re-run. \
             Exit 0 when the re-run has as many fetches as the recording and each ended the \
             same way (the same outcome: succeeded, failed, cancelled, …; values may differ), \
@@ -146,74 +147,5 @@ struct ReplayCommand: AsyncParsableCommand {
         json.endObject()
         json.newline()
         return json.text
-    }
-}
-
-/// `replay --live`: the recorded taps and cancels again, in real time,
-/// against the real source, recorded as a new session.
-@MainActor
-struct LiveReplay {
-    let session: Session
-    let fetches: [Fetch]
-    let latency: Duration?
-    let store: HistoryStore
-
-    func run() async throws {
-        let client: any APIClient
-        if session.source == RandomNumberClient.sourceName {
-            client = RandomNumberClient(latency: latency ?? .seconds(1))
-        } else if session.source.contains("***") {
-            throw CLIError("the session's URL had secrets, which were never recorded, so it cannot be fetched again; record a new session instead")
-        } else if let url = URL(string: session.source), ["http", "https"].contains(url.scheme) {
-            guard latency == nil else { throw ValidationError("--latency applies to the random source only") }
-            client = try FetchHistoryCommand.http.client(for: url)
-        } else {
-            throw CLIError("the source '\(session.source)' cannot be fetched live")
-        }
-        let scripts = fetches.compactMap(\.script).sorted { $0.tappedAt < $1.tappedAt }
-        let timeout = scripts.first?.timeoutMilliseconds.map { Duration.milliseconds($0) }
-        let origin = session.startedAt.millisecondsSince1970
-        var actions: [(at: Duration, isTap: Bool)] = []
-        for script in scripts {
-            actions.append((.milliseconds(script.tappedAt.millisecondsSince1970 - origin), true))
-            if case .cancelTap? = script.end?.cause, let at = script.end?.at {
-                actions.append((.milliseconds(at.millisecondsSince1970 - origin), false))
-            }
-        }
-        actions.sort { ($0.at, $0.isTap ? 1 : 0) < ($1.at, $1.isTap ? 1 : 0) }
-
-        let recorder = try await HistoryRecorder(store: store, source: session.source)
-        let (liveID, originalID) = (recorder.session.id, session.id)
-        try await store.write { db in try db.markLiveReplay(liveID, of: originalID) }
-        let clock = ContinuousClock()
-        let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: timeout)
-        let start = clock.now
-        for action in actions {
-            try await clock.sleep(until: start.advanced(by: action.at))
-            if action.isTap { viewState.fetchButtonTapped() } else { viewState.cancelButtonTapped() }
-        }
-        _ = try? await viewState.fetchTask?.value
-
-        let liveSession = recorder.session.id
-        let live = try await store.read { db in Array(try db.fetches(matching: HistoryFilter(sessionID: liveSession)).reversed()) }
-        var lines = ["live session \(recorder.session.id.lowercased.prefix(8)) re-ran \(live.count) fetches of session \(session.id.lowercased.prefix(8))",
-                     "FETCH  RECORDED                  LIVE"]
-        for index in 0..<max(fetches.count, live.count) {
-            func describe(_ fetch: Fetch?) -> String {
-                guard let fetch else { return "-" }
-                return fetch.status.rawValue + (fetch.value.map { " \($0)" } ?? "")
-                    + (fetch.durationMilliseconds.map { " in \(DurationArgument.format(milliseconds: $0))" } ?? "")
-            }
-            lines.append(String(index + 1).padded(to: 7)
-                + describe(index < fetches.count ? fetches[index] : nil).padded(to: 26)
-                + describe(index < live.count ? live[index] : nil))
-        }
-        let same = zip(fetches, live).filter { $0.status == $1.status }.count
-        lines.append("\(same) of \(fetches.count) \(fetches.count == 1 ? "fetch" : "fetches") ended the same way"
-            + (live.count > fetches.count ? ", and the re-run made \(live.count - fetches.count) more" : ""))
-        print(lines.map(\.terminalSafe).joined(separator: "\n"))
-        // Only a full match succeeds: every recorded fetch re-run, none
-        // more, each with the same outcome.
-        if fetches.isEmpty || live.count != fetches.count || same != fetches.count { throw ExitCode.failure }
     }
 }

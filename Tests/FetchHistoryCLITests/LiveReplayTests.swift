@@ -25,6 +25,55 @@ struct LiveReplayTests {
         #expect(Set(try await sandbox.exportedRecords().map(\.session)).count == 3)
     }
 
+    /// A record with its script: tapped when it started, ended by `endedBy`
+    /// (answer, fetch, cancel, timeout) when it ended.
+    func scripted(_ record: ExportRecord, endedBy: String) -> String {
+        record.jsonLine.dropLast() + ",\"tappedAt\":\"\(ISO.format(record.startedAt))\",\"timeoutMs\":null,"
+            + "\"endedBy\":\"\(endedBy)\",\"endedByAt\":\"\(ISO.format(record.endedAt!))\","
+            + "\"answerValue\":\(record.value.map(String.init) ?? "null"),\"answerError\":null}\n"
+    }
+
+    @Test func aTapThatCameAfterThePreviousFetchEndedWaitsForItsLiveEnd() async throws {
+        // Given two fetches, the second tapped 200 ms after the first was answered in 1 ms (as
+        // `fetch --count 2 --interval 200ms` records them)
+        let sandbox = try Sandbox()
+        let start = Fixtures.day0
+        let records = [
+            scripted(.make("succeeded", id: Ids.fetch(1), at: start, duration: 1, value: 4), endedBy: "answer"),
+            scripted(.make("succeeded", id: Ids.fetch(2), at: start + 201, duration: 1, value: 5), endedBy: "answer"),
+        ]
+        try await sandbox.succeed("import", "-", stdin: Data(records.joined().utf8))
+
+        // When it is re-run live against a source slower than that gap
+        let result = try await sandbox.run("replay", "--live", "--latency", "300ms")
+
+        // Then the second tap waited for the first fetch, which succeeded, not superseded, and
+        // came the recorded 200 ms after its end
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.last == "2 of 2 fetches ended the same way", "\(result)")
+        let live = try await sandbox.exportedRecords().filter { $0.session != Ids.session(1) }
+        #expect(live.count == 2)
+        if live.count == 2 { #expect(live[1].startedAt - live[0].startedAt >= 300 + 200, "\(live)") }
+    }
+
+    @Test func aTapThatCameWhileAFetchWasInFlightSupersedesItAgain() async throws {
+        // Given a fetch superseded 50 ms after its tap by a second, which was answered
+        let sandbox = try Sandbox()
+        let start = Fixtures.day0
+        let records = [
+            scripted(.make("cancelled", id: Ids.fetch(1), at: start, duration: 50, cancelReason: "superseded"), endedBy: "fetch"),
+            scripted(.make("succeeded", id: Ids.fetch(2), at: start + 50, duration: 100, value: 5), endedBy: "answer"),
+        ]
+        try await sandbox.succeed("import", "-", stdin: Data(records.joined().utf8))
+
+        // When it is re-run live against a source that takes a second
+        let result = try await sandbox.run("replay", "--live", "--latency", "1s")
+
+        // Then the second tap came at its moment, superseding the first again
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.last == "2 of 2 fetches ended the same way", "\(result)")
+    }
+
     @Test func aReRunThatEndsDifferentlyExitsOne() async throws {
         // Given a session whose one fetch timed out after a minute (imported, with its script)
         let sandbox = try Sandbox()
