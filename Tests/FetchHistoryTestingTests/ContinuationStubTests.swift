@@ -192,6 +192,33 @@ import Testing
         #expect(await stub.pendingCount == 0)
     }
 
+    /// README promises one bound, 30 s, for every wait that is given none: far
+    /// above a step that works on a loaded machine (takes 30 s, on no thread).
+    @MainActor @Test func everyWaitGivenNoLimitHasTheSameThirtySecondBound() async throws {
+        // Given things that never come: an answer, a call, a sleeper, a state, a request
+        let never = ContinuationStub<Void, Int>(), neverCalled = ContinuationStub<Void, Int>()
+        let clock = ManualClock()
+        let recorder = StateRecorder { 0 }
+        _ = try await recorder.next()
+        let server = URLProtocolStub { _ in throw URLError(.cancelled) }
+        func limit(_ wait: @escaping @Sendable () async throws -> Void) async -> Duration? {
+            do { try await wait(); return nil } catch let error as TimeoutError { return error.limit } catch { return nil }
+        }
+
+        // When each is awaited with no limit
+        async let bounded = limit { _ = try await withTimeout { try await never.call() } }
+        async let called = limit { try await neverCalled.waitUntilCalled() }
+        async let sleeping = limit { try await clock.waitUntilSleeping() }
+        async let state = limit { _ = try await recorder.next() }
+        async let request = limit { _ = try await server.waitForRequest() }
+
+        // Then each timed out at the default limit, which is 30 s
+        #expect(TimeoutError.defaultLimit == .seconds(30))
+        let limits = await [bounded, called, sleeping, state, request]
+        #expect(limits == Array(repeating: TimeoutError.defaultLimit, count: 5))
+        #expect(SessionReplay.stepLimit == TimeoutError.defaultLimit)
+    }
+
     @Test func cancellingTheCallerCancelsTheOperation() async throws {
         let stub = ContinuationStub<Void, Int>()
         let bounded = Task { try await withTimeout(.seconds(60)) { try await stub.call() } }
