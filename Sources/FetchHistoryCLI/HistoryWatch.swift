@@ -20,10 +20,12 @@ import Synchronization
 /// file (an event), then makes them visible by updating the WAL index in
 /// shared memory (no event: it is a memory map). Woken by the first, a
 /// reader can still miss the commit. So after each event the watch also
-/// says "look again" every 50 ms, ten times (and so it does after starting,
-/// for a commit whose pages were written just before the watch began), then
-/// sleeps for good: a commit is seen at most 50 ms after it becomes
-/// visible, and an idle follower still never runs.
+/// says "look again" every 50 ms, ten times, then less and less often (100
+/// ms doubling to 3.2 s: a loaded machine can hold a writer between its two
+/// steps for seconds), about 7 s in all, and so it does after starting, for
+/// a commit whose pages were written just before the watch began; then it
+/// sleeps for good. A commit is seen at most 50 ms after it becomes visible
+/// in the first half second, and an idle follower still never runs.
 ///
 /// Ctrl-C (SIGINT) and SIGTERM are turned into a byte on a pipe the wait
 /// also watches (the self-pipe trick: writing to a pipe is one of the few
@@ -84,10 +86,10 @@ final class HistoryWatch {
         }
     }
 
-    /// How many more 50 ms looks follow the last change event.
-    private var looksLeft = HistoryWatch.looksAfterChange
-    private static let looksAfterChange = 10
-    private static let lookInterval: Int32 = 50
+    /// The pauses, in ms, between the looks that follow a change event.
+    private static let looksAfterChange: [Int32] = Array(repeating: 50, count: 10) + [100, 200, 400, 800, 1_600, 3_200]
+    /// How many of them have been taken since the last change event.
+    private var looksTaken = 0
 
     /// Sleeps until the next event. Several at once: Ctrl-C first, then a
     /// closed output, then changes.
@@ -100,13 +102,14 @@ final class HistoryWatch {
             ]
             // No timeout once the looks after a change are done: then only
             // the kernel wakes this process.
-            let ready = poll(&descriptors, nfds_t(descriptors.count), looksLeft > 0 ? Self.lookInterval : -1)
+            let pause = looksTaken < Self.looksAfterChange.count ? Self.looksAfterChange[looksTaken] : -1
+            let ready = poll(&descriptors, nfds_t(descriptors.count), pause)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw CLIError("cannot wait for new fetches: \(String(cString: strerror(errno)))")
             }
             if ready == 0 {
-                looksLeft -= 1
+                looksTaken += 1
                 return .changed
             }
             if descriptors[0].revents != 0 { return .interrupted }
@@ -114,7 +117,7 @@ final class HistoryWatch {
             // reader closed (POLLERR) or a terminal hung up (POLLHUP).
             if descriptors[1].revents & Int16(POLLERR | POLLHUP) != 0 { return .outputClosed }
             if descriptors[2].revents != 0, try concernsHistory() {
-                looksLeft = Self.looksAfterChange
+                looksTaken = 0
                 return .changed
             }
         }

@@ -73,10 +73,17 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 
-    @Test(arguments: ["1m30s", "3w", "1h30m", "1.5s", "2m03.500s", "1d12h"])
-    func compoundDurationsAndWeeksAreAccepted(_ duration: String) async throws {
+    /// Each as a timeout far longer than a fetch answered at once, however
+    /// slow the machine, so the fetch succeeds and the timeout is recorded.
+    @Test(arguments: [
+        ("1m30s", 90_000), ("3w", 1_814_400_000), ("1h30m", 5_400_000), ("1.5m", 90_000), ("2m03.500s", 123_500),
+        ("1d12h", 129_600_000),
+    ] as [(String, Int64)])
+    func compoundDurationsAndWeeksAreAccepted(_ duration: String, milliseconds: Int64) async throws {
         let sandbox = try Sandbox()
         try await sandbox.succeed("fetch", "--latency", "0", "--timeout", duration)
+        let exported = try await sandbox.run("export", "--format", "jsonl")
+        #expect(exported.standardOutput.contains("\"timeoutMs\":\(milliseconds),"), "\(exported)")
         // (How many fetches are that recent depends on the machine's speed: only the exit status is checked.)
         let listed = try await sandbox.run("list", "--since", duration)
         #expect(listed.status == 0, "\(listed)")

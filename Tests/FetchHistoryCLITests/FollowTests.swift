@@ -20,7 +20,7 @@ struct FollowTests {
 
         // Then the follower prints it once, ended, and exits 0 on Ctrl-C
         follower.send(SIGINT)
-        let result = try await follower.wait(limit: .seconds(20))
+        let result = try await follower.wait()
         #expect(printed, "\(result)")
         #expect(result.status == 0 && !result.wasSignalled, "\(result)")
         let records = try result.lines.map(ExportRecord.init(jsonLine:))
@@ -43,11 +43,11 @@ struct FollowTests {
 
         // When the fetch ends (cancelled by Ctrl-C)
         fetch.send(SIGINT)
-        let fetched = try await fetch.wait(limit: .seconds(20))
+        let fetched = try await fetch.wait()
         #expect(fetched.status == 130, "\(fetched)")
         let printed = await follower.waitForPrintedLines(2)
         follower.send(SIGINT)
-        let result = try await follower.wait(limit: .seconds(20))
+        let result = try await follower.wait()
 
         // Then it was listed running, then printed again with its outcome
         #expect(printed, "\(result)")
@@ -70,7 +70,7 @@ struct FollowTests {
         try await sandbox.importRecords([.make("failed", id: Ids.fetch(4), at: Fixtures.day0 + 3000, error: "connection refused")])
         let printed = await follower.waitForPrintedLines(1)
         follower.send(SIGINT)
-        let result = try await follower.wait(limit: .seconds(20))
+        let result = try await follower.wait()
 
         // Then only the matching one is printed (the others were written, and read, before it)
         #expect(printed, "\(result)")
@@ -93,7 +93,7 @@ struct FollowTests {
         try await sandbox.importRecords([.make("failed", id: Ids.fetch(4), source: "https://127.0.0.1/n", at: Fixtures.day0 + 3000)])
         let printed = await follower.waitForPrintedLines(3)
         follower.send(SIGINT)
-        let result = try await follower.wait(limit: .seconds(20))
+        let result = try await follower.wait()
 
         // Then the new sources of that host are printed, the other host's is not
         #expect(printed, "\(result)")
@@ -112,7 +112,7 @@ struct FollowTests {
         try await sandbox.importRecords([.make("failed", id: Ids.fetch(2), at: Fixtures.day0 + 1000)])
         let printed = await follower.waitForPrintedLines(2)
         follower.send(SIGINT)
-        let result = try await follower.wait(limit: .seconds(20))
+        let result = try await follower.wait()
 
         // Then the output is one complete JSON array of both, and the exit 0
         #expect(printed, "\(result)")
@@ -130,7 +130,7 @@ struct FollowTests {
 
         // When the reader has read the first line and closed the pipe, with no fetch to come
         let line = await readFirstLineAndClose(handle)
-        let result = try await follower.wait(limit: .seconds(20))
+        let result = try await follower.wait()
 
         // Then the follower notices at once and exits 0, quietly
         #expect(line.contains(Ids.fetch(1)))

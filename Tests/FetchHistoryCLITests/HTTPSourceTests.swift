@@ -168,12 +168,12 @@ struct HTTPSourceTests {
         // When a fetch with a 200 ms timeout asks it
         let result = try await sandbox.run("fetch", "--source", server.url("/slow"), "--timeout", "200ms")
 
-        // Then it exits 1 soon, recorded as timed-out
+        // Then it exits 1, recorded as timed-out at its deadline (without the timeout it would
+        // have waited for URLSession's own, a minute, and been recorded as failed)
         #expect(result.status == 1, "\(result)")
-        #expect(result.lifetime < .seconds(10), "\(result)")
         let record = try #require(try await sandbox.exportedRecords().first)
         #expect(record.outcome == "timed-out", "\(record)")
-        #expect((record.durationMs ?? 0) >= 200, "\(record)")
+        #expect(record.durationMs == 200, "\(record)")
     }
 
     @Test func sigintDuringAnHTTPFetchRecordsItAsCancelled() async throws {
@@ -186,7 +186,7 @@ struct HTTPSourceTests {
 
         // When Ctrl-C arrives
         child.send(SIGINT)
-        let result = try await child.wait(limit: .seconds(20))
+        let result = try await child.wait()
 
         // Then it exits 130 and the fetch is recorded as cancelled by the user
         #expect(result.status == 130, "\(result)")

@@ -73,7 +73,7 @@ struct RetentionCommandTests {
     @Test func aRunningFetchOfALiveProcessAndItsSessionAreNeverDeleted() async throws {
         // Given a fetch in flight in a live process, and the standard history
         let sandbox = try Sandbox()
-        let live = try await sandbox.start("fetch", "--latency", "5m")
+        let live = try await sandbox.start("fetch", "--latency", "1d")
         let running = try await sandbox.waitForFetch(of: live)
         try await sandbox.importRecords(Fixtures.standard)
 
@@ -94,7 +94,7 @@ struct RetentionCommandTests {
 
         // and its process still records its end
         live.send(SIGTERM)
-        let ended = try await live.wait(limit: .seconds(20))
+        let ended = try await live.wait()
         #expect(ended.status == 143 && ended.standardError.isEmpty, "\(ended)")
         #expect(try await sandbox.exportedRecords().map(\.outcome) == ["cancelled"])
     }
@@ -113,7 +113,7 @@ struct RetentionCommandTests {
         #expect(try await sandbox.listedIDs([]).isEmpty)
         #expect(try await Self.sessionIDs(sandbox) == [ended.session])
         live.send(SIGTERM)
-        let stopped = try await live.wait(limit: .seconds(20))
+        let stopped = try await live.wait()
         #expect(stopped.standardError.isEmpty, "\(stopped)")
     }
 
@@ -204,7 +204,7 @@ struct RetentionCommandTests {
         )
         #expect(await child.waitForPrintedLines(1), "it never reached its commit")
         child.send(SIGKILL)
-        let killed = try await child.wait(limit: .seconds(20))
+        let killed = try await child.wait()
         #expect(killed.wasSignalled && killed.status == SIGKILL && killed.lines == ["paused before commit"], "\(killed)")
 
         // Then the file is sound and the history whole, byte for byte

@@ -78,7 +78,7 @@ struct SessionsCommandTests {
     @Test func aSessionWithAFetchInFlightShowsItRunning() async throws {
         // Given a fetch in flight in a live process
         let sandbox = try Sandbox()
-        let live = try await sandbox.start("fetch", "--latency", "5m")
+        let live = try await sandbox.start("fetch", "--latency", "1d")
         let running = try await sandbox.waitForFetch(of: live)
 
         // When the sessions are listed
@@ -86,7 +86,7 @@ struct SessionsCommandTests {
 
         // Then its session counts one running fetch, recorded on this host
         live.send(SIGKILL)
-        _ = try await live.wait(limit: .seconds(20))
+        _ = try await live.wait()
         let object = try #require(try JSONSerialization.jsonObject(with: Data((result.lines.first ?? "").utf8)) as? [String: Any], "\(result)")
         #expect(object["id"] as? String == running.session)
         #expect((object["counts"] as? [String: Int])?["running"] == 1, "\(result)")

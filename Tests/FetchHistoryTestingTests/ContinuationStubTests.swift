@@ -5,7 +5,7 @@ import Testing
 
 /// Bounded by a time limit too: a broken stub or timeout must fail these
 /// tests, not hang them.
-@Suite(.timeLimit(.minutes(1))) struct ContinuationStubTests {
+@Suite(.timeLimit(.minutes(3))) struct ContinuationStubTests {
     struct Boom: Error, Equatable {}
 
     @Test func twoPendingCallsAreAnsweredByNumber() async throws {
@@ -140,7 +140,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct YieldingStubTests {
+@Suite(.timeLimit(.minutes(3))) struct YieldingStubTests {
     @Test func answersWhatItWasGiven() async throws {
         let stub = YieldingStub<String, Int>(returning: 3)
         #expect(try await stub.call("a") == 3)
@@ -163,7 +163,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct WithTimeoutTests {
+@Suite(.timeLimit(.minutes(3))) struct WithTimeoutTests {
     @Test func returnsTheOperationsResultWhenItIsFirst() async throws {
         #expect(try await withTimeout { 42 } == 42)
     }
@@ -231,7 +231,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DedicatedThreadTests {
+@Suite(.timeLimit(.minutes(3))) struct DedicatedThreadTests {
     struct Refused: Error {}
 
     @Test func returnsWhatTheWorkReturnsOrThrows() async throws {

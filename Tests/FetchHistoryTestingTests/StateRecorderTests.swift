@@ -2,7 +2,7 @@ import FetchHistoryTesting
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct StateRecorderTests {
+@Suite(.timeLimit(.minutes(3))) struct StateRecorderTests {
     typealias Screen = SecondViewState.Screen
 
     @Test func theInitialStateIsRecordedAtOffsetZero() async throws {

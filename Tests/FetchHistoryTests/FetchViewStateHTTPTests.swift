@@ -96,8 +96,9 @@ extension FetchViewStateTests {
                 let request = try await stub.waitForRequest(expected)
                 #expect(request.url?.path == "/n", "request \(expected)")
                 if expected < 3 {
-                    // The next request only comes after the interval on the clock.
-                    try await waitForRecordedEnds(expected, in: recorder)
+                    // The next request only comes after the interval on the clock, whose
+                    // sleep begins once the fetch's end is recorded.
+                    try await clock.waitUntilSleeping()
                     clock.advance(by: .seconds(1))
                 }
             }
@@ -105,15 +106,6 @@ extension FetchViewStateTests {
 
             #expect(completed.map(\.outcome) == [.succeeded(1), .succeeded(2), .succeeded(3)])
         }
-    }
-
-    /// Waits (bounded) until `count` fetches have ended in the history.
-    private func waitForRecordedEnds(_ count: Int, in recorder: HistoryRecorder) async throws {
-        for _ in 0..<10_000 {
-            if try await recorder.timeline().filter({ $0.outcome != nil }).count >= count { return }
-            await Task.yield()
-        }
-        Issue.record("fetch \(count) never ended")
     }
 
     @Test func noTableHoldsASecretAfterFetchingFromASecretURL() async throws {

@@ -434,7 +434,7 @@ import Testing
 }
 
 /// The store owns its connection: one closure at a time, on its own queue.
-@Suite(.timeLimit(.minutes(1))) struct HistoryStoreAccessTests {
+@Suite(.timeLimit(.minutes(3))) struct HistoryStoreAccessTests {
     @Test func callingTheStoreFromInsideItsOwnClosureIsRefusedByName() throws {
         // Given a history with a fetch in it
         let store = try HistoryStore.inMemory()

@@ -9,7 +9,7 @@ import Testing
 /// test's work runs on one of its own (`runOnDedicatedThread`), bounded by
 /// `withTimeout`: a deadlock fails the test instead of stopping the run.
 /// The tests wait only for what they can observe: the records handed over.
-@Suite(.timeLimit(.minutes(1))) struct ReadAheadTests {
+@Suite(.timeLimit(.minutes(3))) struct ReadAheadTests {
     static let batch = ReadAhead.batchSize
     static let depth = ReadAhead.depth
 

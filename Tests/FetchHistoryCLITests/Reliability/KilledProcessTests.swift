@@ -22,7 +22,7 @@ extension ReliabilityTests {
             let sandbox = try Sandbox()
 
             // Given a slow fetch of a process that stays alive throughout
-            let slow = try await sandbox.start("fetch", "--latency", "5m")
+            let slow = try await sandbox.start("fetch", "--latency", "1d")
             let slowFetch = try await sandbox.waitForFetch(of: slow)
 
             var previous = Set(try await sandbox.run("export", "--format", "jsonl").lines)
@@ -98,7 +98,7 @@ extension ReliabilityTests {
             #expect(counts?["running"] == 1, "\(stats)")
             #expect(counts?["succeeded"] == printedTotal + unprintedEnded, "\(stats)")
             slow.send(SIGTERM)
-            let slowResult = try await slow.wait(limit: .seconds(20))
+            let slowResult = try await slow.wait()
             #expect(slowResult.status == 143 && !slowResult.wasSignalled, "\(slowResult)")
             let slowRecord = try await sandbox.exportedRecords().first { $0.id == slowFetch.id }
             #expect(slowRecord?.outcome == "cancelled", "\(String(describing: slowRecord))")

@@ -195,7 +195,7 @@ extension ReliabilityTests {
 
             // Given a valid export of a history with recorded and imported fetches, in both formats
             try await sandbox.importRecords(Fixtures.standard)
-            try await sandbox.succeed("fetch", "--count", "3", "--latency", "0", "--interval", "0", "--timeout", "1s")
+            try await sandbox.succeed("fetch", "--count", "3", "--latency", "0", "--interval", "0", "--timeout", "1h")
             let jsonl = try await sandbox.run("export", "--format", "jsonl").standardOutputData
             let json = try await sandbox.run("export", "--format", "json").standardOutputData
             // and a database holding its first half

@@ -213,7 +213,7 @@ final class FetchHistoryProcess: @unchecked Sendable {
     /// Yields until the child has printed `count` lines; false if it exited
     /// first or `limit` passed. Each fetch line is printed after the fetch is
     /// recorded, so this follows the child's own progress.
-    func waitForPrintedLines(_ count: Int, limit: Duration = .seconds(20)) async -> Bool {
+    func waitForPrintedLines(_ count: Int, limit: Duration = FetchHistoryProcess.defaultTimeLimit) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while printedLineCount < count {
             guard isRunning, ContinuousClock.now < deadline else { return false }

@@ -121,7 +121,7 @@ final class Sandbox: @unchecked Sendable {
     /// thread of the test's pool ever blocks on the database's locks.
     func waitForFetch(
         _ outcome: String = "running", in database: String? = nil, of process: FetchHistoryProcess,
-        limit: Duration = .seconds(20)
+        limit: Duration = FetchHistoryProcess.defaultTimeLimit
     ) async throws -> ExportRecord {
         let path = database ?? self.database
         let deadline = ContinuousClock.now + limit

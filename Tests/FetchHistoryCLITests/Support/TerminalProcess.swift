@@ -105,7 +105,7 @@ final class TerminalProcess: @unchecked Sendable {
 
     /// Yields until the transcript satisfies `condition`; false if the
     /// child exited first or `limit` passed.
-    func waitForTranscript(limit: Duration = .seconds(20), _ condition: (String) -> Bool) async -> Bool {
+    func waitForTranscript(limit: Duration = FetchHistoryProcess.defaultTimeLimit, _ condition: (String) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while !condition(transcript) {
             guard process.isRunning, ContinuousClock.now < deadline else { return condition(transcript) }
