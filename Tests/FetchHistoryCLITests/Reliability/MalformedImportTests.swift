@@ -140,11 +140,14 @@ extension ReliabilityTests {
             try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: \(String(cString: strerror(errno)))")
             let records = Array(Fixtures.standard.prefix(3))
             let stop = StopFlag()
-            let feeder = Self.feed(ExportRecord.jsonl(records), into: fifo, for: .seconds(20), unless: stop)
+            let feeder = Self.feed(ExportRecord.jsonl(records), into: fifo, unless: stop)
 
             let result = try await sandbox.run("import", fifo)
             stop.value.withLock { $0 = true }
+            // Wakes a feeder still waiting for a reader (an import that never opened the pipe).
+            let release = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             let fed = await feeder.value
+            if release >= 0 { close(release) }
             let rows = FileManager.default.fileExists(atPath: sandbox.database)
                 ? try await SQLiteProbe.integer(sandbox.database, "SELECT count(*) FROM fetch") : 0
             #expect(result.status == 0 && result.standardOutput.contains("3 added"), "\(result)")
@@ -157,23 +160,19 @@ extension ReliabilityTests {
         }
 
         /// Writes `data` into the FIFO at `path` on a thread of its own, once
-        /// a reader opens it (trying again, yielding the CPU, until `limit`,
-        /// so a reader that never comes cannot hang the test), and says how
-        /// far it got.
-        static func feed(_ data: Data, into path: String, for limit: Duration, unless stop: StopFlag) -> Task<String, Never> {
+        /// a reader opens it (blocked in `open` until then, using no CPU),
+        /// and says how far it got. Opened by the test after `stop` instead,
+        /// it writes nothing.
+        static func feed(_ data: Data, into path: String, unless stop: StopFlag) -> Task<String, Never> {
             Task {
                 await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
                     Thread {
-                        let deadline = ContinuousClock.now + limit
-                        var descriptor: Int32 = -1
-                        while ContinuousClock.now < deadline, !stop.value.withLock({ $0 }) {
-                            descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-                            if descriptor >= 0 || errno != ENXIO { break }
-                            sched_yield()
+                        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+                        guard descriptor >= 0 else {
+                            return continuation.resume(returning: "could not open the pipe (\(String(cString: strerror(errno))))")
                         }
-                        guard descriptor >= 0 else { return continuation.resume(returning: "found no reader") }
                         defer { close(descriptor) }
-                        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+                        guard !stop.value.withLock({ $0 }) else { return continuation.resume(returning: "found no reader") }
                         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
                         continuation.resume(returning: written == data.count ? "wrote all \(data.count) bytes" : "could not write (\(String(cString: strerror(errno))))")
                     }.start()

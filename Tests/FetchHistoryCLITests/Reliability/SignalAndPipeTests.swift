@@ -99,8 +99,7 @@ extension ReliabilityTests {
                 "$0" fetch --latency 30s --database "$1" >/dev/null 2>&1 &
                 child=$!
                 i=0
-                while [ ! -e "$1-shm" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
-                sleep 0.2
+                while { [ ! -e "$1-wal" ] || [ ! -e "$1-shm" ]; } && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done
                 stat -c '%a %n' "$1" "$1-wal" "$1-shm" "$(dirname "$1")"
                 kill -TERM $child
                 wait $child
