@@ -16,9 +16,16 @@ struct LiveReplay {
         let scripts = fetches.compactMap(\.script).sorted { $0.tappedAt < $1.tappedAt }
         let timeout = scripts.first?.timeoutMilliseconds.map { Duration.milliseconds($0) }
 
-        let recorder = try await HistoryRecorder(store: store, source: session.source)
-        let (liveID, originalID) = (recorder.session.id, session.id)
-        try await store.write { db in try db.markLiveReplay(liveID, of: originalID) }
+        let (source, originalID) = (session.source, session.id)
+        // Begun and marked in one transaction: a re-run killed at any moment
+        // is absent or marked, never taken for a session the user recorded.
+        let liveSession = try await store.write { db in
+            let live = try db.beginSession(source: source)
+            try db.markLiveReplay(live.id, of: originalID)
+            return live
+        }
+        let recorder = HistoryRecorder(store: store, session: liveSession)
+        let liveID = liveSession.id
         let clock = ContinuousClock()
         let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: timeout)
         // Where the re-run is on the recording's time line: the moment of the

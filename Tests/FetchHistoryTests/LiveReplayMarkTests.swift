@@ -47,4 +47,20 @@ import Testing
             #expect(try db.scalarInt64("SELECT count(*) FROM live_replay") == 0)
         }
     }
+
+    @MainActor @Test func aRecorderMadeForASessionAlreadyBegunRecordsIntoIt() async throws {
+        // Given a recorder for the live session, begun (and marked) beforehand
+        let recorder = HistoryRecorder(store: store, session: live)
+
+        // When a view state records a fetch through it
+        let viewState = FetchViewState(client: YieldingStub(returning: 7), recorder: recorder, clock: ManualClock())
+        try await viewState.fetch()
+
+        // Then the fetch belongs to that session, and no session was begun for it
+        let (fetches, sessions) = try await store.read { db in
+            (try db.fetches(matching: HistoryFilter(sessionID: self.live.id)), try db.scalarInt64("SELECT count(*) FROM session"))
+        }
+        #expect(fetches.map(\.value) == [7])
+        #expect(sessions == 2)
+    }
 }

@@ -86,6 +86,14 @@ public struct HistoryRecorder: FetchRecorder {
         self.session = try await store.write { db in try db.beginSession(source: source, at: startedAt, process: process) }
     }
 
+    /// Records into `session`, already begun in `store` with
+    /// `Database.beginSession`: for a session begun in one transaction with
+    /// other writes that belong to it.
+    public init(store: HistoryStore, session: Session) {
+        self.store = store
+        self.session = session
+    }
+
     public func record(_ start: FetchStart) async throws {
         let session = self.session
         try await store.write { db in
