@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// `fetch … | head -1`: once the reader has gone, fetch stops at once —
@@ -9,13 +8,7 @@ import Testing
 struct FetchClosedPipeTests {
     @Test func theFetchInFlightWhenTheReaderLeavesIsCancelledAndNoMoreFollow() async throws {
         // Given a server that answers the first request and never the others
-        let first = Mutex(true)
-        let gate = try LocalHTTPServer { _ in
-            first.withLock { isFirst in
-                defer { isFirst = false }
-                return isFirst ? .answer(status: 200, body: Data("42".utf8)) : .hang
-            }
-        }
+        let gate = try LocalHTTPServer.answeringOnlyTheFirst()
         defer { gate.stop() }
         let sandbox = try Sandbox()
         let child = try await FetchHistoryProcess.start(

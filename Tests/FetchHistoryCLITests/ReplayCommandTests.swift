@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("replay re-drives a recorded session and checks it reproduces the history")
@@ -9,13 +8,7 @@ struct ReplayCommandTests {
     /// first request, so the signal cannot land between two fetches however
     /// slow the machine.
     func recordSessionWithACtrlC(in sandbox: Sandbox) async throws {
-        let first = Mutex(true)
-        let gate = try LocalHTTPServer { _ in
-            first.withLock { isFirst in
-                defer { isFirst = false }
-                return isFirst ? .answer(status: 200, body: Data("42".utf8)) : .hang
-            }
-        }
+        let gate = try LocalHTTPServer.answeringOnlyTheFirst()
         defer { gate.stop() }
         let earlier = try await sandbox.exportedRecords().count
         let child = try await sandbox.start("fetch", "--source", gate.url("/n"), "--count", "10", "--interval", "0")

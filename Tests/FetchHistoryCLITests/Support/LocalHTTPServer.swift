@@ -31,6 +31,19 @@ final class LocalHTTPServer: @unchecked Sendable {
         stop()
     }
 
+    /// A server that answers the first request with `body` and holds every
+    /// later one: a run of fetches from it is known to be in its second
+    /// fetch, and to stay there, once `requests.count` is 2.
+    static func answeringOnlyTheFirst(with body: String = "42") throws -> LocalHTTPServer {
+        let first = Mutex(true)
+        return try LocalHTTPServer { _ in
+            first.withLock { isFirst in
+                defer { isFirst = false }
+                return isFirst ? .answer(status: 200, body: Data(body.utf8)) : .hang
+            }
+        }
+    }
+
     /// `http://127.0.0.1:PORT` + `path`.
     func url(_ path: String) -> String {
         "http://127.0.0.1:\(port)\(path)"
