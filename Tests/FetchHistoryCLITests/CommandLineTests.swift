@@ -56,6 +56,7 @@ struct CommandLineTests {
         (["fetch", "--interval=-5s"], "a duration cannot be negative"),
         (["fetch", "--interval", "-5s"], "a duration cannot be negative"),
         (["fetch", "--timeout", "30s1m"], "units go from the largest to the smallest"),
+        (["fetch", "--latency", "1s2s"], "units go from the largest to the smallest, each once"),
         (["list", "--since", "2026-13-45"], "use 2026-11-22, 2026-11-22T10:00:00 (local time), 2026-11-22T10:00:00Z"),
         (["list", "--until", "yesterday"], "not a date or a duration; use 2026-11-22"),
     ])

@@ -56,6 +56,25 @@ struct FollowTests {
         #expect(records.map(\.outcome) == ["running", "cancelled"], "\(result)")
     }
 
+    @Test func theHistoryIsListedOldestFirstSoThatNewFetchesFollowBelow() async throws {
+        // Given two fetches
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([
+            .make("succeeded", id: Ids.fetch(1), at: Fixtures.day0),
+            .make("failed", id: Ids.fetch(2), at: Fixtures.day0 + 1000),
+        ])
+
+        // When they are followed
+        let follower = try await sandbox.start("list", "--follow", "--format", "jsonl")
+        let printed = await follower.waitForPrintedLines(2)
+        follower.send(SIGINT)
+        let result = try await follower.wait()
+
+        // Then the older comes first, as a later fetch will come below the newest
+        #expect(printed, "\(result)")
+        #expect(try result.lines.map { try ExportRecord(jsonLine: $0).id } == [Ids.fetch(1), Ids.fetch(2)], "\(result)")
+    }
+
     @Test func onlyFetchesMatchingTheFiltersAreFollowed() async throws {
         // Given an empty history followed for failed fetches containing "refused"
         let sandbox = try Sandbox()

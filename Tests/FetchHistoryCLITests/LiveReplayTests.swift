@@ -56,6 +56,46 @@ struct LiveReplayTests {
         if live.count == 2 { #expect(live[1].startedAt - live[0].startedAt >= 300 + 200, "\(live)") }
     }
 
+    @Test func aTapInTheMillisecondThePreviousFetchWasAnsweredWaitsForItToo() async throws {
+        // Given two fetches, the second tapped in the very millisecond the first was answered (what
+        // `fetch --count 2 --interval 0` records with a fast source)
+        let sandbox = try Sandbox()
+        let start = Fixtures.day0
+        let records = [
+            scripted(.make("succeeded", id: Ids.fetch(1), at: start, duration: 1, value: 4), endedBy: "answer"),
+            scripted(.make("succeeded", id: Ids.fetch(2), at: start + 1, duration: 1, value: 5), endedBy: "answer"),
+        ]
+        try await sandbox.succeed("import", "-", stdin: Data(records.joined().utf8))
+
+        // When it is re-run live against a slower source
+        let result = try await sandbox.run("replay", "--live", "--latency", "300ms")
+
+        // Then the second tap still waited for the first fetch's end
+        #expect(result.status == 0, "\(result)")
+        let live = try await sandbox.exportedRecords().filter { $0.session != Ids.session(1) }
+        #expect(live.map(\.outcome) == ["succeeded", "succeeded"], "\(result)")
+    }
+
+    @Test func aCancelAndATapInTheSameMillisecondCancelFirst() async throws {
+        // Given a fetch cancelled by the user, and the next tapped in the same millisecond
+        let sandbox = try Sandbox()
+        let start = Fixtures.day0
+        let records = [
+            scripted(.make("cancelled", id: Ids.fetch(1), at: start, duration: 50, cancelReason: "user"), endedBy: "cancel"),
+            scripted(.make("succeeded", id: Ids.fetch(2), at: start + 50, duration: 1, value: 5), endedBy: "answer"),
+        ]
+        try await sandbox.succeed("import", "-", stdin: Data(records.joined().utf8))
+
+        // When it is re-run live against a source slower than the cancel
+        let result = try await sandbox.run("replay", "--live", "--latency", "300ms")
+
+        // Then the first was cancelled by the user, and the second, tapped after, was answered
+        #expect(result.status == 0, "\(result)")
+        let live = try await sandbox.exportedRecords().filter { $0.session != Ids.session(1) }
+        #expect(live.map(\.outcome) == ["cancelled", "succeeded"], "\(result)")
+        #expect(live.first?.cancelReason == "user", "\(live)")
+    }
+
     @Test func aTapThatCameWhileAFetchWasInFlightSupersedesItAgain() async throws {
         // Given a fetch superseded 50 ms after its tap by a second, which was cancelled 50 ms later
         let sandbox = try Sandbox()

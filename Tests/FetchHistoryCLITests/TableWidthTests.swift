@@ -68,6 +68,24 @@ struct TableWidthTests {
         Self.expectAligned(result.lines, "SOURCE")
     }
 
+    @Test func koreanTextCountsTwoCellsASyllable() async throws {
+        // Given a Korean value beside a number
+        let sandbox = try Sandbox()
+        let korean = "안녕하세요 세계"
+        try await sandbox.succeed("import", "-", stdin: Data((
+            ExportRecord.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0, value: 7).jsonLine + "\n"
+                + ExportRecord.make("succeeded", id: Ids.fetch(2), at: Fixtures.day0 + 1000, value: 0).jsonLine
+                .replacingOccurrences(of: "\"value\":0,", with: "\"value\":\"\(korean)\",") + "\n"
+        ).utf8))
+
+        // When listed wide enough for everything
+        let result = try await sandbox.run(["list"], environment: sandbox.environment(.sandbox, ["COLUMNS": "200"]))
+
+        // Then SOURCE starts at the same cell in every row
+        #expect(result.standardOutput.contains(korean), "\(result)")
+        Self.expectAligned(result.lines, "SOURCE")
+    }
+
     @Test func aPipeWithoutCOLUMNSCutsNoSource() async throws {
         // Given a long URL
         let sandbox = try await Self.history()

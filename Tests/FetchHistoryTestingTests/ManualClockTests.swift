@@ -75,6 +75,30 @@ import Testing
         #expect(clock.sleeperCount == 0)
     }
 
+    @MainActor @Test func oneAdvancePastSeveralDeadlinesWakesTheirSleepersEarliestFirst() async throws {
+        // Given sleepers until 2 s and 1 s, gone to sleep in that order
+        let clock = ManualClock()
+        var woken: [Int] = []
+        let late = Task { @MainActor in
+            try await clock.sleep(until: .init(offset: .seconds(2)))
+            woken.append(2)
+        }
+        try await clock.waitUntilSleeping(1)
+        let early = Task { @MainActor in
+            try await clock.sleep(until: .init(offset: .seconds(1)))
+            woken.append(1)
+        }
+        try await clock.waitUntilSleeping(2)
+
+        // When one advance passes both deadlines
+        clock.advance(to: .seconds(3))
+        try await withTimeout { try await late.value }
+        try await withTimeout { try await early.value }
+
+        // Then the one due first woke first
+        #expect(woken == [1, 2])
+    }
+
     @Test func aSleeperCancelledWhileGoingToSleepStopsSleepingToo() async throws {
         // When sleepers are cancelled at once, many while between their
         // check for cancellation and their registration as sleepers

@@ -41,6 +41,15 @@ import FoundationNetworking
         #expect(try await answer.value == 1)
     }
 
+    @Test func aHostWrittenInCapitalsStillReachesItsStub() async throws {
+        // Given a stub, and a URL naming its host in capitals (hosts ignore case)
+        let stub = URLProtocolStub { _ in .ok("42") }
+        let client = HTTPNumberClient(url: URL(string: "https://\(stub.host.uppercased())/next")!, configuration: stub.configuration)
+
+        // When the client fetches, then the stub answers it, not the network
+        #expect(try await withTimeout { try await client.fetchAnswer() }.value == 42)
+    }
+
     @Test(arguments: [
         ("42", 42), (" 42\n", 42), ("-7", -7), ("42.0", 42), ("4.2e1", 42),
         (#"{"number": 5}"#, 5), (#"{"value": 6, "unit": "apples"}"#, 6), (#" {"number":8} "#, 8),
