@@ -153,6 +153,47 @@ struct FetchViewStateTests {
         }
     }
 
+    @Test func fetchesTappedInOneMillisecondAreRecordedInTapOrder() async throws {
+        // The history orders fetches by start time, then by the order their
+        // starts were written: for a double tap (two starts in one
+        // millisecond) that must be the order of the taps, or the list, the
+        // export and a replay of the session put the second first.
+        for round in 0..<200 {
+            // Given a view state on a clock that stands still
+            let recorder = try await HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: YieldingStub(returning: 7), recorder: recorder, clock: ManualClock())
+
+            // When fetch is tapped twice at once
+            viewState.fetchButtonTapped()
+            let first = try #require(viewState.fetchTask)
+            viewState.fetchButtonTapped()
+            let second = try #require(viewState.fetchTask)
+            let tapped = [try await withTimeout { try await first.value }.id, try await withTimeout { try await second.value }.id]
+
+            // Then the history has them in the order they were tapped
+            let session = recorder.session.id
+            let listed = try await recorder.store.read { db in
+                try db.fetches(matching: HistoryFilter(sessionID: session)).reversed().map(\.id)
+            }
+            #expect(listed == tapped, "round \(round)")
+            if listed != tapped { break }
+        }
+    }
+
+    @Test func aFetchTappedAndLetGoWithoutAStartHoldsNoLaterFetchBack() async throws {
+        // Given a recording whose first tapped fetch is let go without being started
+        let recorder = try await HistoryRecorder.inMemory()
+        let recording = FetchRecording(recorder: recorder, clock: ManualClock())
+        _ = recording.tap()
+
+        // When the next fetch is tapped and started
+        let next = recording.tap()
+        try await withTimeout { try await next.start() }
+
+        // Then its start is written (the first, never started, is not in the history)
+        #expect(try await recorder.timeline() == [.started(1, at: .zero)])
+    }
+
     @Test func aFetchLongerThanTheTimeoutIsRecordedAsTimedOut() async throws {
         do {
             let client = APIClientStubWithCheckedContinuation()

@@ -55,10 +55,12 @@ public final class FetchRecording: Sendable {
     /// is to end cancelled (superseded) at this moment.
     public func tap() -> RecordedFetch {
         let tappedAt = now
-        let fetch = RecordedFetch(tappedAt: tappedAt, in: self)
-        let superseded = current.withLock { current in
+        let (fetch, superseded) = current.withLock { current in
+            // A fetch that has ended wrote its start long ago: only one
+            // still running can be behind.
+            let fetch = RecordedFetch(tappedAt: tappedAt, in: self, after: current?.startWritten)
             defer { current = fetch }
-            return current
+            return (fetch, current)
         }
         superseded?.noteCancel(.superseded, at: tappedAt)
         return fetch

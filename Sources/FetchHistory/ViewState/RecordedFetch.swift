@@ -27,11 +27,21 @@ public final class RecordedFetch: Sendable {
     public let tappedAt: Duration
     private let recording: FetchRecording
     private let cancel = Mutex<FetchCancellation?>(nil)
+    /// Done once this fetch's start is written, or it is gone without one.
+    let startWritten = StartTurn()
+    /// The start the fetch tapped before this one, still running then, writes first.
+    private let previousStart: StartTurn?
 
-    init(tappedAt: Duration, in recording: FetchRecording) {
+    init(tappedAt: Duration, in recording: FetchRecording, after previousStart: StartTurn?) {
         self.id = .timeOrdered()
         self.tappedAt = tappedAt
         self.recording = recording
+        self.previousStart = previousStart
+    }
+
+    deinit {
+        // A fetch let go without a start holds no later fetch back.
+        startWritten.finish()
     }
 
     /// Why and when the fetch is to end cancelled, once noted.
@@ -141,8 +151,13 @@ public final class RecordedFetch: Sendable {
 
     // MARK: - Step by step
 
-    /// Records that the fetch started, at its tap.
+    /// Records that the fetch started, at its tap. Waits first for the start
+    /// of the fetch tapped before it, if that one was still running at the
+    /// tap, so the history has them in tap order: call `start()` for each
+    /// fetch you tap, or let the fetch go.
     public func start() async throws(FetchRecordingError) {
+        await previousStart?.wait()
+        defer { startWritten.finish() }
         try await write(FetchStart(id: id, offset: tappedAt, timeout: recording.timeout))
     }
 
