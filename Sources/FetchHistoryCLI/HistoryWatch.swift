@@ -88,8 +88,14 @@ final class HistoryWatch {
 
     /// The pauses, in ms, between the looks that follow a change event.
     private static let looksAfterChange: [Int32] = Array(repeating: 50, count: 10) + [100, 200, 400, 800, 1_600, 3_200]
-    /// How many of them have been taken since the last change event.
-    private var looksTaken = 0
+    /// How many of them have been taken since the last change event; at the
+    /// start, as if after one.
+    private var looksTaken = getenv(HistoryWatch.noFirstLooksVariable) != nil ? HistoryWatch.looksAfterChange.count : 0
+    /// Set, a follower starts without its first looks, so that only change
+    /// events wake it: how a test checks that a writer's events are seen and
+    /// followed by looks (every test writes within the ~7 s of looks a
+    /// follower otherwise takes when it starts, which hide both).
+    static let noFirstLooksVariable = "FETCH_HISTORY_TEST_NO_FIRST_LOOKS"
 
     /// Sleeps until the next event. Several at once: Ctrl-C first, then a
     /// closed output, then changes.

@@ -75,6 +75,64 @@ struct FollowTests {
         #expect(try result.lines.map { try ExportRecord(jsonLine: $0).id } == [Ids.fetch(1), Ids.fetch(2)], "\(result)")
     }
 
+    /// A follower started without its first looks, so that only the files'
+    /// change events wake it.
+    func eventDrivenFollower(in sandbox: Sandbox) async throws -> FetchHistoryProcess {
+        let follower = try await sandbox.start(
+            "list", "--follow", "--format", "jsonl",
+            environment: sandbox.environment(.sandbox, ["FETCH_HISTORY_TEST_NO_FIRST_LOOKS": "1"])
+        )
+        #expect(await follower.waitForPrintedLines(1), "the follower did not print the history")
+        return follower
+    }
+
+    @Test func aWritersCommitsWakeTheFollower() async throws {
+        // Given a follower only change events wake
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0)])
+        let follower = try await eventDrivenFollower(in: sandbox)
+
+        // When another process records a fetch (in WAL mode it writes the -wal file alone)
+        try await sandbox.succeed("fetch", "--latency", "0")
+        let printed = await follower.waitForPrintedLines(2)
+        follower.send(SIGINT)
+        let result = try await follower.wait()
+
+        // Then the follower woke and printed it
+        #expect(printed, "\(result)")
+        #expect(result.lines.count == 2, "\(result)")
+    }
+
+    @Test func afterAChangeTheFollowerLooksAgainAndAgain() async throws {
+        // Given a follower only change events wake, asleep
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0)])
+        let follower = try await eventDrivenFollower(in: sandbox)
+        func wakeUps() -> Int? {
+            guard let status = try? String(contentsOfFile: "/proc/\(follower.pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") })
+            else { return nil }
+            return Int(line.split(separator: "\t").last ?? "")
+        }
+        let before = try #require(wakeUps())
+
+        // When a change event comes that no commit follows (a journal made and removed)
+        let journal = sandbox.database + "-journal"
+        #expect(FileManager.default.createFile(atPath: journal, contents: Data("x".utf8)))
+        try FileManager.default.removeItem(atPath: journal)
+
+        // Then it looks again, ten times and more, for a commit whose WAL index is late
+        let deadline = ContinuousClock.now + .seconds(30)
+        var after = before
+        while after < before + 10, ContinuousClock.now < deadline {
+            after = wakeUps() ?? after
+            try await Task.sleep(for: .milliseconds(10))  // paces the reading of /proc
+        }
+        follower.send(SIGINT)
+        let result = try await follower.wait()
+        #expect(after >= before + 10, "woke \(after - before) times after the event; \(result)")
+    }
+
     @Test func onlyFetchesMatchingTheFiltersAreFollowed() async throws {
         // Given an empty history followed for failed fetches containing "refused"
         let sandbox = try Sandbox()
