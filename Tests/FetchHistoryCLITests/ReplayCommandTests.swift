@@ -44,12 +44,10 @@ struct ReplayCommandTests {
         // Given a recorded session whose first value was edited afterwards with sqlite3
         let sandbox = try Sandbox()
         _ = try await sandbox.succeed("fetch", "--count", "3", "--latency", "50ms", "--interval", "0")
-        let edit = Process()
-        edit.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        edit.arguments = [sandbox.database, "UPDATE fetch SET value = 1000 WHERE rowid = (SELECT min(rowid) FROM fetch)"]
-        try edit.run()
-        edit.waitUntilExit()
-        #expect(edit.terminationStatus == 0)
+        let edit = try await ExternalCommand.run(
+            "/usr/bin/sqlite3", [sandbox.database, "UPDATE fetch SET value = 1000 WHERE rowid = (SELECT min(rowid) FROM fetch)"]
+        )
+        #expect(edit.succeeded, "\(edit)")
 
         // When it is replayed
         let result = try await sandbox.run("replay")
