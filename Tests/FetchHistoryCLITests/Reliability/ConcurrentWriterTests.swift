@@ -11,12 +11,14 @@ extension ReliabilityTests {
             // the machine schedules their launches
             let sandbox = try Sandbox()
             let processes = 8, fetchesEach = 300
-            let waiting = Mutex(Set<String>())
+            let seen = Mutex(Set<String>())
+            let allWaiting = DispatchGroup()
+            for _ in 0..<processes { allWaiting.enter() }
             let server = try LocalHTTPServer { requestLine in
+                // Each connection has a thread of its own: blocking it holds that writer only.
                 let writer = requestLine.split(separator: " ").dropFirst().first.map(String.init) ?? ""
-                waiting.withLock { _ = $0.insert(writer) }
-                let deadline = ContinuousClock.now + FetchHistoryProcess.defaultTimeLimit
-                while waiting.withLock({ $0.count }) < processes, ContinuousClock.now < deadline { usleep(1_000) }
+                if seen.withLock({ $0.insert(writer).inserted }) { allWaiting.leave() }
+                _ = allWaiting.wait(timeout: .now() + 60)
                 return .answer(status: 200, body: Data("7".utf8))
             }
             defer { server.stop() }
