@@ -45,11 +45,11 @@ struct LiveReplay {
         _ = try? await viewState.fetchTask?.value
 
         let live = try await store.read { db in Array(try db.fetches(matching: HistoryFilter(sessionID: liveID)).reversed()) }
-        print(comparison(of: live, in: liveID))
+        let same = zip(fetches, live).filter { $0.status == $1.status }.count
+        print(comparison(of: live, in: liveID, same: same))
         // Only a full match succeeds: every recorded fetch re-run, none
         // more, each with the same outcome.
-        let same = zip(fetches, live).allSatisfy { $0.status == $1.status }
-        if fetches.isEmpty || live.count != fetches.count || !same { throw ExitCode.failure }
+        if fetches.isEmpty || live.count != fetches.count || same != fetches.count { throw ExitCode.failure }
     }
 
     private func makeClient() throws -> any APIClient {
@@ -66,8 +66,8 @@ struct LiveReplay {
         return try FetchHistoryCommand.http.client(for: url)
     }
 
-    /// The recorded and live outcomes side by side, and how many agree.
-    private func comparison(of live: [Fetch], in liveID: UUID) -> String {
+    /// The recorded and live outcomes side by side, and how many (`same`) agree.
+    private func comparison(of live: [Fetch], in liveID: UUID, same: Int) -> String {
         func describe(_ fetch: Fetch?) -> String {
             guard let fetch else { return "-" }
             return fetch.status.rawValue + (fetch.value.map { " \($0)" } ?? "")
@@ -80,7 +80,6 @@ struct LiveReplay {
                 + describe(index < fetches.count ? fetches[index] : nil).padded(to: 26)
                 + describe(index < live.count ? live[index] : nil))
         }
-        let same = zip(fetches, live).filter { $0.status == $1.status }.count
         lines.append("\(same) of \(fetches.count) \(fetches.count == 1 ? "fetch" : "fetches") ended the same way"
             + (live.count > fetches.count ? ", and the re-run made \(live.count - fetches.count) more" : ""))
         return lines.map(\.terminalSafe).joined(separator: "\n")

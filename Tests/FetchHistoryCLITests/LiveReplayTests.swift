@@ -33,25 +33,33 @@ struct LiveReplayTests {
             + "\"answerValue\":\(record.value.map(String.init) ?? "null"),\"answerError\":null}\n"
     }
 
+    /// Imports `records` (one session, `Ids.session(1)`) and re-runs it live
+    /// with the random source at `latency`: what the run printed, and the
+    /// re-run's fetches, oldest first.
+    func reRunLive(_ records: [String], latency: String) async throws -> (result: CLIResult, live: [ExportRecord]) {
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("import", "-", stdin: Data(records.joined().utf8))
+        let result = try await sandbox.run("replay", "--live", "--latency", latency)
+        let live = try await sandbox.exportedRecords().filter { $0.session != Ids.session(1) }
+        return (result, live)
+    }
+
     @Test func aTapThatCameAfterThePreviousFetchEndedWaitsForItsLiveEnd() async throws {
         // Given two fetches, the second tapped 200 ms after the first was answered in 1 ms (as
         // `fetch --count 2 --interval 200ms` records them)
-        let sandbox = try Sandbox()
         let start = Fixtures.day0
         let records = [
             scripted(.make("succeeded", id: Ids.fetch(1), at: start, duration: 1, value: 4), endedBy: "answer"),
             scripted(.make("succeeded", id: Ids.fetch(2), at: start + 201, duration: 1, value: 5), endedBy: "answer"),
         ]
-        try await sandbox.succeed("import", "-", stdin: Data(records.joined().utf8))
 
         // When it is re-run live against a source slower than that gap
-        let result = try await sandbox.run("replay", "--live", "--latency", "300ms")
+        let (result, live) = try await reRunLive(records, latency: "300ms")
 
         // Then the second tap waited for the first fetch, which succeeded, not superseded, and
         // came the recorded 200 ms after its end
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.last == "2 of 2 fetches ended the same way", "\(result)")
-        let live = try await sandbox.exportedRecords().filter { $0.session != Ids.session(1) }
         #expect(live.count == 2)
         if live.count == 2 { #expect(live[1].startedAt - live[0].startedAt >= 300 + 200, "\(live)") }
     }
@@ -59,63 +67,54 @@ struct LiveReplayTests {
     @Test func aTapInTheMillisecondThePreviousFetchWasAnsweredWaitsForItToo() async throws {
         // Given two fetches, the second tapped in the very millisecond the first was answered (what
         // `fetch --count 2 --interval 0` records with a fast source)
-        let sandbox = try Sandbox()
         let start = Fixtures.day0
         let records = [
             scripted(.make("succeeded", id: Ids.fetch(1), at: start, duration: 1, value: 4), endedBy: "answer"),
             scripted(.make("succeeded", id: Ids.fetch(2), at: start + 1, duration: 1, value: 5), endedBy: "answer"),
         ]
-        try await sandbox.succeed("import", "-", stdin: Data(records.joined().utf8))
 
         // When it is re-run live against a slower source
-        let result = try await sandbox.run("replay", "--live", "--latency", "300ms")
+        let (result, live) = try await reRunLive(records, latency: "300ms")
 
         // Then the second tap still waited for the first fetch's end
         #expect(result.status == 0, "\(result)")
-        let live = try await sandbox.exportedRecords().filter { $0.session != Ids.session(1) }
         #expect(live.map(\.outcome) == ["succeeded", "succeeded"], "\(result)")
     }
 
     @Test func aCancelAndATapInTheSameMillisecondCancelFirst() async throws {
         // Given a fetch cancelled by the user, and the next tapped in the same millisecond, itself
         // cancelled 50 ms later
-        let sandbox = try Sandbox()
         let start = Fixtures.day0
         let records = [
             scripted(.make("cancelled", id: Ids.fetch(1), at: start, duration: 50, cancelReason: "user"), endedBy: "cancel"),
             scripted(.make("cancelled", id: Ids.fetch(2), at: start + 50, duration: 50, cancelReason: "user"), endedBy: "cancel"),
         ]
-        try await sandbox.succeed("import", "-", stdin: Data(records.joined().utf8))
 
         // When it is re-run live against a source that takes a day, so that only the cancels can
         // end its fetches (a tap first would wait for the first fetch's end: a day)
-        let result = try await sandbox.run("replay", "--live", "--latency", "1d")
+        let (result, live) = try await reRunLive(records, latency: "1d")
 
         // Then the first was cancelled by the user, then the second tapped and cancelled too
         #expect(result.status == 0, "\(result)")
-        let live = try await sandbox.exportedRecords().filter { $0.session != Ids.session(1) }
         #expect(live.map(\.outcome) == ["cancelled", "cancelled"], "\(result)")
         #expect(live.map(\.cancelReason) == ["user", "user"], "\(live)")
     }
 
     @Test func aTapThatCameWhileAFetchWasInFlightSupersedesItAgain() async throws {
         // Given a fetch superseded 50 ms after its tap by a second, which was cancelled 50 ms later
-        let sandbox = try Sandbox()
         let start = Fixtures.day0
         let records = [
             scripted(.make("cancelled", id: Ids.fetch(1), at: start, duration: 50, cancelReason: "superseded"), endedBy: "fetch"),
             scripted(.make("cancelled", id: Ids.fetch(2), at: start + 50, duration: 50, cancelReason: "user"), endedBy: "cancel"),
         ]
-        try await sandbox.succeed("import", "-", stdin: Data(records.joined().utf8))
 
         // When it is re-run live against a source that takes a day, so that only the taps can end
         // its fetches
-        let result = try await sandbox.run("replay", "--live", "--latency", "1d")
+        let (result, live) = try await reRunLive(records, latency: "1d")
 
         // Then the second tap came without waiting for the first fetch, superseding it again
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.last == "2 of 2 fetches ended the same way", "\(result)")
-        let live = try await sandbox.exportedRecords().filter { $0.session != Ids.session(1) }
         #expect(live.map(\.cancelReason) == ["superseded", "user"], "\(live)")
     }
 
