@@ -7,7 +7,8 @@ import FoundationEssentials
 /// as they come (`fetch`). Given the rows up front (`list`), each column is
 /// as wide as its widest cell. Either way, when the width is limited and the
 /// rows would not fit, RESULT and SOURCE — the only columns of free text —
-/// give up cells, the wider of the two first, down to their headers' width.
+/// give up cells, the wider of the two first (RESULT when they are as wide),
+/// down to their headers' width.
 struct FetchTable {
     var color: Bool
     /// The zone times are shown in; nil for the user's.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The HTTP source, against a server on 127.0.0.1 run by the test.
@@ -26,6 +27,27 @@ struct HTTPSourceTests {
         #expect(records[0].source == server.url("/number"))
         #expect(try ExportRecord(jsonLine: try #require(result.lines.first)) == records[0])
         #expect(server.requests == ["GET /number HTTP/1.1"])
+    }
+
+    @Test func aRunExitsOneWhenAnyFetchFailedThoughTheFirstAndTheLastSucceeded() async throws {
+        // Given a server answering its first and third requests, and 503 to its second
+        let served = Mutex(0)
+        let server = try LocalHTTPServer { _ in
+            served.withLock { count in
+                count += 1
+                return count == 2 ? .answer(status: 503, body: Data("busy".utf8)) : .answer(status: 200, body: Data("7".utf8))
+            }
+        }
+        defer { server.stop() }
+        let sandbox = try Sandbox()
+
+        // When a run of three fetches asks it
+        let result = try await sandbox.run("fetch", "--source", server.url("/n"), "--count", "3", "--interval", "0")
+
+        // Then all three are recorded, and the run exits 1 for the one that failed
+        let records = try await sandbox.exportedRecords()
+        #expect(records.map(\.outcome) == ["succeeded", "failed", "succeeded"], "\(records)")
+        #expect(result.status == 1, "\(result)")
     }
 
     @Test func anErrorStatusIsAFailedFetchWithThatStatus() async throws {

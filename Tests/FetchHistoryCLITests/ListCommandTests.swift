@@ -309,3 +309,27 @@ struct ListCommandTests {
         #expect(jsonl.status == 0 && jsonl.standardOutput.isEmpty, "\(jsonl)")
     }
 }
+
+@Suite("Measured durations line up and read back")
+struct MeasuredDurationTests {
+    @Test(arguments: [
+        (999, "999ms"), (1_000, "1.000s"), (59_999, "59.999s"), (60_000, "1m00.000s"), (63_500, "1m03.500s"),
+        (600_001, "10m00.001s"), (3_723_000, "62m03.000s"),
+    ] as [(Int64, String)])
+    func aDurationIsWrittenWithThreeDecimalsAndTwoDigitSecondsPastAMinute(milliseconds: Int64, shown: String) async throws {
+        // Given a fetch that took that long
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0, duration: milliseconds)])
+
+        // When it is listed and shown
+        let list = try await sandbox.succeed("list", "--no-header")
+        let show = try await sandbox.succeed("show", Ids.fetch(1))
+
+        // Then its duration reads the same in both, and as a duration again
+        let cells = list.lines.first?.split(separator: " ", omittingEmptySubsequences: true) ?? []
+        #expect(cells.count > 3 && cells[3] == shown, "\(list)")
+        #expect(show.lines.contains { $0.hasPrefix("duration") && $0.hasSuffix(" " + shown) }, "\(show)")
+        let timeout = try await sandbox.run("fetch", "--timeout", shown, "--latency", "0")
+        #expect(timeout.status == 0, "\(shown): \(timeout)")
+    }
+}

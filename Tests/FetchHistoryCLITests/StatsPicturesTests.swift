@@ -115,6 +115,29 @@ struct StatsPicturesTests {
         ], "\(result)")
     }
 
+    @Test func aBucketOfOneFetchBesideAThousandStillHasABar() async throws {
+        // Given a thousand fetches of 120 ms and one of 600 ms
+        let sandbox = try Sandbox()
+        var records = (0..<1_000).map { index in
+            ExportRecord.make("succeeded", id: Ids.fetch(index + 1), at: Fixtures.day0 + Int64(index) * 1000, duration: 120)
+        }
+        records.append(.make("succeeded", id: Ids.fetch(2_000), at: Fixtures.day0 - 1000, duration: 600))
+        try await sandbox.importRecords(records)
+
+        // When the chart is printed plain (to a pipe) and in blocks (to a terminal)
+        let plain = try await sandbox.succeed("stats")
+        let blocks = try await sandbox.run(
+            ["-qec", "'\(FetchHistoryProcess.binary.path)' stats", "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script")
+        )
+
+        // Then the lone fetch's bucket gets the shortest bar there is, not none
+        let plainLine = plain.lines.first { $0.hasPrefix("  500ms-1s ") }
+        #expect(plainLine?.hasSuffix("  1   0.1%  #") == true, "\(plain)")
+        #expect(plain.lines.contains { $0.hasPrefix("  100ms-250ms ") && $0.hasSuffix("  " + String(repeating: "#", count: 40)) }, "\(plain)")
+        let blocksLine = blocks.standardOutput.split(whereSeparator: \.isNewline).first { $0.hasPrefix("  500ms–1s ") }
+        #expect(blocksLine?.hasSuffix("  1   0.1%  ▏") == true, "\(blocks)")
+    }
+
     @Test func anUnknownGroupingIsAUsageError() async throws {
         // Given the standard history
         let sandbox = try Sandbox()

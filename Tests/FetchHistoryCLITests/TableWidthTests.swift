@@ -132,6 +132,31 @@ struct TableWidthTests {
         }
     }
 
+    @Test(arguments: [1, 3])
+    func ofAResultAndASourceEquallyWideTheResultGivesUpCellsFirst(missing: Int) async throws {
+        // Given one fetch whose RESULT and SOURCE cells are both 30 cells wide
+        let sandbox = try Sandbox()
+        let value = "\"" + String(repeating: "v", count: 28) + "\""
+        let source = "http://s.example/" + String(repeating: "s", count: 13)
+        try await sandbox.succeed("import", "-", stdin: Data((
+            ExportRecord.make("succeeded", id: Ids.fetch(1), source: source, at: Fixtures.day0, value: 0).jsonLine
+                .replacingOccurrences(of: "\"value\":0,", with: "\"value\":\(value),") + "\n"
+        ).utf8))
+        let whole = try await sandbox.succeed("list", "--no-header")
+        let row = try #require(whole.lines.first)
+        #expect(row.hasSuffix(value + "  " + source), "\(whole)")
+
+        // When listed `missing` cells narrower than the row
+        let narrow = try await sandbox.run(
+            ["list", "--no-header"], environment: sandbox.environment(.sandbox, ["COLUMNS": "\(Cells.width(row) - missing)"])
+        )
+
+        // Then RESULT gives up the first cell, then they take turns: the wider first
+        let cutValue = String(value.prefix(30 - (missing + 1) / 2 - 1)) + "…"
+        let cutSource = missing == 1 ? source : String(source.prefix(30 - missing / 2 - 1)) + "…"
+        #expect(narrow.lines.first?.hasSuffix(cutValue + "  " + cutSource) == true, "\(narrow)")
+    }
+
     @Test func fetchsRowsFitEightyColumns() async throws {
         // Given an empty sandbox and an 80-column width
         let sandbox = try Sandbox()

@@ -258,6 +258,36 @@ struct FetchViewStateTests {
         }
     }
 
+    @Test func aRunWaitsTheIntervalFromThePreviousFetchsEndNotItsStart() async throws {
+        do {
+            // Given a run of two fetches, 1 s apart, whose first answer takes 100 ms
+            let client = APIClientStubWithCheckedContinuation()
+            let clock = ManualClock()
+            let recorder = try await HistoryRecorder.inMemory()
+            let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
+            let run = Task { try await viewState.fetch(count: 2, interval: .seconds(1)) }
+            try await client.waitUntilCalled()
+            clock.advance(by: .milliseconds(100))
+            await client.resume(returning: 1)
+
+            // When the clock reaches 1 s after the first fetch's start, then 1 s after its end
+            try await clock.waitUntilSleeping()
+            clock.advance(to: .seconds(1))
+            let stillWaitingAtOneSecond = clock.sleeperCount == 1
+            clock.advance(to: .milliseconds(1_100))
+            try await client.waitUntilCalled(times: 2)
+            await client.resume(returning: 2)
+            _ = try await withTimeout { try await run.value }
+
+            // Then the second fetch started 1 s after the first one ended
+            #expect(stillWaitingAtOneSecond)
+            #expect(try await recorder.timeline() == [
+                .started(1, at: .zero), .ended(1, .succeeded(1), at: .milliseconds(100)),
+                .started(2, at: .milliseconds(1_100)), .ended(2, .succeeded(2), at: .milliseconds(1_100)),
+            ])
+        }
+    }
+
     @Test func cancellingARunStopsItAndRecordsTheFetchInFlight() async throws {
         do {
             let client = APIClientStubWithCheckedContinuation()

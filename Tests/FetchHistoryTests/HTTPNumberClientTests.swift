@@ -96,6 +96,18 @@ import FoundationNetworking
         #expect(error?.errorDescription == "response is larger than 1024 bytes")
     }
 
+    @Test func aBodyExactlyAtTheCapIsRead() async throws {
+        // Given a body of exactly 1024 bytes: a number and the white space after it
+        let body = "42" + String(repeating: " ", count: 1022)
+
+        // When a client capped at 1024 bytes reads it
+        let answer = try await answer(to: .ok(body), maximumBytes: 1024)
+
+        // Then the number is read, and all 1024 bytes are counted
+        #expect(answer.value == 42)
+        #expect(answer.response?.bytes == 1024)
+    }
+
     @Test func theDefaultCapIsOneMebibyte() async {
         let error = await failure(for: .ok(String(repeating: "1", count: (1 << 20) + 1)))
         #expect(error?.errorDescription == "response is larger than 1 MiB")

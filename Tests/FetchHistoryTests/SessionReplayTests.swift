@@ -275,6 +275,34 @@ extension FetchViewStateTests {
         #expect(report.steps.last?.event == "fetch 2 tapped")
     }
 
+    @Test func ofSeveralFetchesWithoutAnEndTheReplayStopsAtTheFirst() async throws {
+        // Given a session of three answered fetches, read back as if its
+        // recorder had died during the second and the third
+        let recording = try await record { viewState, client, clock in
+            for call in 1...3 {
+                viewState.fetchButtonTapped()
+                try await client.waitUntilCalled(times: call)
+                clock.advance(by: .milliseconds(100))
+                await client.resume(returning: call)
+                _ = try await withTimeout { try await viewState.fetchTask?.value }
+                clock.advance(by: .milliseconds(100))
+            }
+        }
+        var fetches = try recording.fetches()
+        #expect(fetches.count == 3)
+        fetches[1] = Self.asReadAfterItsRecorderDied(fetches[1])
+        fetches[2] = Self.asReadAfterItsRecorderDied(fetches[2])
+
+        // When it is replayed
+        let report = try await replay(fetches, of: recording)
+
+        // Then it stops at the first fetch without an end, compared up to it
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.stoppedAt == "fetch 2 was interrupted when the recording ended: the replay stops there")
+        #expect(report.fetchCount == 2)
+        #expect(report.steps.map(\.event) == ["fetch 1 tapped", "fetch 1 answered 1", "fetch 2 tapped"])
+    }
+
     @Test func anExportedSessionReplaysThroughTheTestKit() async throws {
         let recording = try await answeredSession()
         var exported: [UInt8] = []
