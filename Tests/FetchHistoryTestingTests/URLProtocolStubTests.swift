@@ -22,4 +22,26 @@ import FoundationNetworking
         #expect(second.url?.path == "/2")
         #expect(first.url?.path == "/1")
     }
+
+    @Test func theRequestsStreamGivesEveryRequestInArrivalOrder() async throws {
+        // Given a stub that has answered /1 then /2
+        let stub = URLProtocolStub { _ in .ok("1") }
+        let session = URLSession(configuration: stub.configuration)
+        for path in ["/1", "/2"] {
+            _ = try await withTimeout { try await session.data(from: URL(string: "http://\(stub.host)\(path)")!) }
+        }
+
+        // When its requests are read from the stream
+        let paths = try await withTimeout {
+            var paths: [String] = []
+            for await request in stub.requests {
+                paths.append(request.url?.path ?? "")
+                if paths.count == 2 { break }
+            }
+            return paths
+        }
+
+        // Then they come in the order they arrived
+        #expect(paths == ["/1", "/2"])
+    }
 }

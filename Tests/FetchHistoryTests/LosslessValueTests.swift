@@ -116,3 +116,19 @@ import Testing
         }
     }
 }
+
+extension LosslessValueTests {
+    struct Reversed: Codable, Sendable {
+        var z = 1
+        var a = "a/b"
+    }
+
+    @Test func aValueHasOneTextWhateverOrderItsKeysAreDeclaredIn() throws {
+        // Given a value whose keys are declared z before a, with a slash
+        // When it is turned into a fetched value
+        let value = try FetchValue(encoding: Reversed())
+
+        // Then its keys are sorted and the slash is not escaped
+        #expect(value.json == #"{"a":"a/b","z":1}"#)
+    }
+}

@@ -254,3 +254,25 @@ extension MigrationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["history.sqlite"])
     }
 }
+
+extension MigrationTests {
+    @Test func aMigrationThatLeavesDanglingRowsIsRolledBackWithItsNumber() throws {
+        // Given a new database and a migration whose row points at a missing parent
+        // (deferred, so only the migrator's own check finds it before the commit)
+        let database = try Database(path: ":memory:", access: .create)
+        let dangling = Migration(version: 1, name: "dangling", sql: """
+            PRAGMA application_id = \(Migrator.applicationID);
+            CREATE TABLE parent (id INTEGER PRIMARY KEY);
+            CREATE TABLE child (parent_id INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED);
+            INSERT INTO child VALUES (7);
+            """)
+
+        // When it is applied
+        // Then it is refused, naming the migration and the table, and nothing of it stays
+        #expect(throws: MigrationError.foreignKeyViolation(migration: 1, table: "child")) {
+            try Migrator(migrations: [dangling]).migrate(database)
+        }
+        #expect(try database.scalarInt64("PRAGMA user_version") == 0)
+        #expect(try database.scalarInt64("SELECT count(*) FROM sqlite_schema") == 0)
+    }
+}

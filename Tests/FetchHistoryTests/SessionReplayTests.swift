@@ -317,3 +317,48 @@ extension FetchViewStateTests {
         #expect(report.fetchCount == 2)
     }
 }
+
+@MainActor @Suite struct ReplayAsATypeTests {
+    /// A session whose first fetch answered 1 and second "two".
+    static func mixedSession() throws -> (fetches: [Fetch], origin: Timestamp) {
+        let origin = Timestamp(millisecondsSince1970: 1_000_000)
+        let session = UUID()
+        func fetch(at offset: Int64, answering value: FetchValue) -> Fetch {
+            let start = Timestamp(millisecondsSince1970: origin.millisecondsSince1970 + offset)
+            let end = Timestamp(millisecondsSince1970: start.millisecondsSince1970 + 10)
+            return Fetch(
+                id: UUID(), sessionID: session, source: "stub", startedAt: start, endedAt: end, durationMilliseconds: 10,
+                outcome: .succeeded(value), script: FetchScript(tappedAt: start, end: FetchScript.End(cause: .answer(value), at: end))
+            )
+        }
+        return ([fetch(at: 0, answering: 1), fetch(at: 100, answering: try FetchValue(encoding: "two"))], origin)
+    }
+
+    @Test func aSessionWithAnAnswerOfAnotherTypeIsRefusedNamingThatFetch() async throws {
+        // Given a session whose second answer is a string
+        let (fetches, origin) = try Self.mixedSession()
+        let replay = try SessionReplay(fetches: fetches, origin: origin)
+
+        // When it is replayed through a view state of Ints
+        // Then it is refused before anything runs, naming fetch 2 and its answer
+        await #expect(throws: ReplayError.answerIsNotOfType(fetch: 2, type: "Int", answer: #""two""#)) {
+            try await replay.run(as: Int.self) { replay in
+                FetchViewState(recorder: replay.recorder, clock: replay.clock, timeout: replay.timeout, fetch: replay.fetch)
+            }
+        }
+        #expect(ReplayError.answerIsNotOfType(fetch: 2, type: "Int", answer: #""two""#).description
+            == #"fetch 2's recorded answer "two" is not a Int, so this view state cannot replay the session"#)
+    }
+
+    @Test func anyRecordedAnswerReplaysAsJSON() async throws {
+        // Given the same session
+        let (fetches, origin) = try Self.mixedSession()
+
+        // When it is replayed without a type
+        let report = await (try SessionReplay(fetches: fetches, origin: origin)).run()
+
+        // Then it matches, whatever each answer was
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.steps.map(\.valueLabel).suffix(1) == [#""two""#])
+    }
+}

@@ -46,6 +46,9 @@ struct SourceMatchStoreTests {
         ("http://h/?", [8]),
         ("http://h/", [5, 6, 7, 8]),
         ("h", [5, 6, 7, 8]),
+        ("RANDOM", []),
+        ("Q.EXAMPLE", []),
+        ("HTTP://h/a", []),
     ])
     func bothWaysFindTheSameSources(text: String, expected: [Int]) throws {
         // Given fetches from sources whose host ends at ?, # or /, and paths with [, * and ?

@@ -1,0 +1,102 @@
+import CSQLite
+import Foundation
+import Testing
+@testable import FetchHistory
+
+/// What `HistoryStore` promises beyond its queries: snapshots, and failures
+/// as values an app can switch over.
+@Suite struct StoreGuaranteeTests {
+    @Test func everyQueryOfOneReadSeesTheSameSnapshot() throws {
+        // Given one fetch in a file, and a second store on the same file
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        let reader = try HistoryStore(path: path, access: .create)
+        let writer = try HistoryStore(path: path, access: .readWrite)
+        let session = try writer.write { db in try db.beginSession(source: "random") }
+        try writer.write { db in try db.recordStart(of: UUID(), in: session, at: .now) }
+
+        // When the second store records a fetch between two queries of one read
+        let counts = try reader.read { db in
+            let before = try db.fetches().count
+            try writer.write { db in try db.recordStart(of: UUID(), in: session, at: .now) }
+            return (before, try db.fetches().count)
+        }
+
+        // Then both queries saw the one fetch; the next read sees both
+        #expect(counts.0 == 1 && counts.1 == 1)
+        #expect(try reader.read { db in try db.fetches().count } == 2)
+    }
+
+    @Test(arguments: [
+        (SQLITE_BUSY, HistoryError.locked(path: "h.sqlite")),
+        (SQLITE_LOCKED, .locked(path: "h.sqlite")),
+        (SQLITE_BUSY | (2 << 8), .locked(path: "h.sqlite")),
+        (SQLITE_FULL, .full(path: "h.sqlite")),
+    ])
+    func sqlitesLockAndFullErrorsAreTheirOwnValues(code: Int32, expected: HistoryError) {
+        // Given SQLite's error for a lock held too long or a full disk
+        let error = SQLiteError(code: code, message: "from SQLite")
+
+        // When the store names it
+        let named = HistoryError(error, path: "h.sqlite")
+
+        // Then it is the value an app switches over, and says the write was not made
+        #expect(named == expected)
+        #expect(named.description.hasSuffix("the write was not made"))
+    }
+
+    @Test func aLockedStoreSaysHowLongItWaited() {
+        #expect(HistoryError.locked(path: "h.sqlite").description
+            == "h.sqlite stayed locked by other processes for more than 30 seconds; the write was not made")
+    }
+
+    @Test func aDamagedFileIsRefusedAsDamagedAndLeftAsItWas() throws {
+        // Given a history whose header names an impossible page size
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        try HistoryStore(path: path, access: .create).write { db in _ = try db.beginSession(source: "random") }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[16] = 0x00
+        bytes[17] = 0x03
+        try bytes.write(to: URL(fileURLWithPath: path))
+
+        // When it is opened for writing
+        // Then it is refused as damaged, keeping SQLite's error, and not written to
+        do {
+            _ = try HistoryStore(path: path, access: .readWrite)
+            Issue.record("a damaged file was opened")
+        } catch {
+            guard case .cannotOpen(path, .damaged(let underlying)) = error else {
+                Issue.record("expected .damaged, got \(error)")
+                return
+            }
+            #expect([SQLITE_CORRUPT, SQLITE_NOTADB].contains(underlying.primaryCode), "\(underlying)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+}
+
+extension StoreGuaranteeTests {
+    /// The one test that holds a lock for a set time: what it proves is that
+    /// a write outlasts SQLite's busy timeout, so the lock must be held past it.
+    @Test func aWriteWaitsOutALockHeldLongerThanOneBusyTimeout() async throws {
+        // Given a history whose write lock another connection holds
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        let store = try HistoryStore(path: path, access: .create)
+        let holder = try Database(path: path, access: .readWrite)
+        try holder.execute("BEGIN IMMEDIATE")
+
+        // When a write starts, and the lock is let go a second after one busy timeout
+        let write = Task { try await store.write { db in try db.beginSession(source: "random") } }
+        try await Task.sleep(for: .milliseconds(Int(Database.busyTimeoutMilliseconds) + 1_000))
+        try holder.execute("ROLLBACK")
+
+        // Then the write was retried and made
+        let session = try await withTimeout { try await write.value }
+        #expect(try await store.read { db in try db.session(id: session.id) } == session)
+    }
+}
