@@ -39,13 +39,6 @@ enum DatabaseFile {
         guard try startsWithSQLiteHeader(path) else { throw .notADatabase }
     }
 
-    /// Whether this process may write `path`, judged by its owner's write bit
-    /// as well as `access(2)`, so that root too leaves a read-only file alone.
-    static func isWritable(_ path: String) -> Bool {
-        var info = stat()
-        return access(path, W_OK) == 0 && stat(path, &info) == 0 && info.st_mode & S_IWUSR != 0
-    }
-
     private static func startsWithSQLiteHeader(_ path: String) throws(OpenFailure) -> Bool {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .sqlite(SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)))) }
