@@ -32,33 +32,78 @@ struct CommandLineTests {
         let sandbox = try Sandbox()
         let alone = try await sandbox.run("-d", sandbox.database)
         let bare = try await sandbox.run("--color")
+        let bareDatabase = try await sandbox.run("-d")
         let help = try await sandbox.run("--color", "never", "help", "list")
         #expect(alone.status == 64 && alone.standardError == "error: -d needs a command after it, as in: fetch-history -d \(sandbox.database) list\n", "\(alone)")
-        #expect(bare.status == 64 && bare.standardError.hasPrefix("error: --color needs a value and a command after it"), "\(bare)")
+        #expect(bare.status == 64 && bare.standardError == "error: --color needs a value and a command after it, as in: fetch-history --color never list\n", "\(bare)")
+        #expect(bareDatabase.status == 64 && bareDatabase.standardError == "error: -d needs a value and a command after it, as in: fetch-history -d history.sqlite list\n", "\(bareDatabase)")
         #expect(help.status == 0 && help.standardOutput.hasPrefix("OVERVIEW: List recorded fetches"), "\(help)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 
-    @Test func aMistypedCommandGetsASuggestion() async throws {
+    static let commandList = "the commands are fetch, list, show, stats, export, import, replay, prune, delete, sessions (see fetch-history --help)"
+
+    @Test(arguments: [
+        // One edit, and two (the most a suggestion allows).
+        (["lst"], "error: 'lst' is not a fetch-history command; did you mean 'list'?"),
+        (["lsit"], "error: 'lsit' is not a fetch-history command; did you mean 'list'?"),
+        // Nothing within two edits; and `ls` is two edits from `list`, but a suggestion must be closer than the word is long.
+        (["-d", "DB", "zzzzzz"], "error: 'zzzzzz' is not a fetch-history command; \(commandList)"),
+        (["ls"], "error: 'ls' is not a fetch-history command; \(commandList)"),
+    ])
+    func aMistypedCommandGetsASuggestionOrTheListOfCommands(_ template: [String], _ expected: String) async throws {
+        // Given an empty sandbox
         let sandbox = try Sandbox()
-        let result = try await sandbox.run("lst")
+
+        // When the command's name is mistyped
+        let result = try await sandbox.run(template.map { $0 == "DB" ? sandbox.database : $0 })
+
+        // Then the error suggests the closest command, or lists them all (not `help`), and nothing is created
         #expect(result.status == 64, "\(result)")
-        #expect(result.standardError == "error: 'lst' is not a fetch-history command; did you mean 'list'?\n", "\(result)")
-        let far = try await sandbox.run("-d", sandbox.database, "zzzzzz")
-        #expect(far.status == 64 && far.standardError.hasPrefix("error: 'zzzzzz' is not a fetch-history command; the commands are fetch, list"), "\(far)")
+        #expect(result.standardError == expected + "\n", "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+
+    @Test func anErrorLineShowsControlCharactersAsEscapes() async throws {
+        // Given a history
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("fetch", "--latency", "0")
+
+        // When a fetch id, and then a command's name, hold terminal escape sequences
+        let show = try await sandbox.run("show", "\u{1B}]0;x\u{07}")
+        let command = try await sandbox.run("\u{1B}[2J")
+
+        // Then each error line shows them as escapes, and no control character reaches the terminal
+        #expect(show.status == 1, "\(show)")
+        #expect(show.standardError == #"error: '\x1b]0;x\x07' is not an id or id prefix (ids are hexadecimal digits and dashes)"# + "\n", "\(show)")
+        #expect(command.status == 64, "\(command)")
+        #expect(command.standardError == #"error: '\x1b[2J' is not a fetch-history command; "# + Self.commandList + "\n", "\(command)")
     }
 
     // MARK: Durations and dates
 
+    static let durations = "(e.g. 500ms, 2s, 1.5s, 1m30s, 2h, 7d, 3w)"
+    static let times = "use 2026-11-22, 2026-11-22T10:00:00 (local time), 2026-11-22T10:00:00Z or +01:00, or a duration ago such as 15m, 2h, 7d"
+
+    /// argument-parser's sentence for a refused `value` of `option`, with what is expected after it.
+    static func refused(_ value: String, _ option: String, _ expected: String) -> String {
+        "error: The value '\(value)' is invalid for '\(option)': \(expected)"
+    }
+
     @Test(arguments: [
-        (["fetch", "--interval", "5"], "a duration needs a unit: 5ms, 5s, 5m, 5h, 5d or 5w"),
-        (["fetch", "--interval", "5parsecs"], "'parsecs' is not a unit; use ms, s, m, h, d or w"),
-        (["fetch", "--interval=-5s"], "a duration cannot be negative"),
-        (["fetch", "--interval", "-5s"], "a duration cannot be negative"),
-        (["fetch", "--timeout", "30s1m"], "units go from the largest to the smallest"),
-        (["fetch", "--latency", "1s2s"], "units go from the largest to the smallest, each once"),
-        (["list", "--since", "2026-13-45"], "use 2026-11-22, 2026-11-22T10:00:00 (local time), 2026-11-22T10:00:00Z"),
-        (["list", "--until", "yesterday"], "not a date or a duration; use 2026-11-22"),
+        (["fetch", "--interval", "5"], refused("5", "--interval <duration>", "a duration needs a unit: 5ms, 5s, 5m, 5h, 5d or 5w")),
+        (["fetch", "--interval", "5parsecs"], refused("5parsecs", "--interval <duration>", "'parsecs' is not a unit; use ms, s, m, h, d or w \(durations)")),
+        (["fetch", "--interval=-5s"], refused("-5s", "--interval <duration>", "a duration cannot be negative")),
+        (["fetch", "--interval", "-5s"], refused("-5s", "--interval <duration>", "a duration cannot be negative")),
+        (["fetch", "--timeout", "30s1m"], refused("30s1m", "--timeout <duration>", "units go from the largest to the smallest, each once \(durations)")),
+        (["fetch", "--latency", "1s2s"], refused("1s2s", "--latency <duration>", "units go from the largest to the smallest, each once \(durations)")),
+        (["fetch", "--timeout", "99999999w"], refused("99999999w", "--timeout <duration>", "that is longer than any duration this tool handles")),
+        // A number after a unit, with no unit of its own, is not "a unit missing" (that is for a lone number).
+        (["fetch", "--interval", "1m30"], refused("1m30", "--interval <duration>", "a duration is a number and a unit \(durations)")),
+        (["fetch", "--latency", "fast"], refused("fast", "--latency <duration>", "a duration is a number and a unit \(durations)")),
+        (["list", "--since", "2026-13-45"], refused("2026-13-45", "--since <T>", "not a date that exists in a form this tool reads; \(times)")),
+        (["list", "--until", "2026-11-22T25:00:00"], refused("2026-11-22T25:00:00", "--until <T>", "not a date that exists in a form this tool reads; \(times)")),
+        (["list", "--until", "yesterday"], refused("yesterday", "--until <T>", "not a date or a duration; \(times)")),
     ])
     func aRefusedValueSaysWhatIsExpected(_ arguments: [String], _ expected: String) async throws {
         // Given an empty sandbox
@@ -70,7 +115,27 @@ struct CommandLineTests {
         // Then the first line of the error says what is expected, and nothing is recorded
         #expect(result.status == 64, "\(result)")
         let first = result.standardError.split(separator: "\n").first.map(String.init) ?? ""
-        #expect(first.hasPrefix("error: ") && first.contains(expected), "\(result)")
+        #expect(first == expected, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+
+    @Test(arguments: [
+        (["prune", "--keep", "-1"], "error: Missing value for '--keep <N>': '-1' is negative, and no option takes a negative value"),
+        (["list", "--since", "-2h"], "error: Missing value for '--since <T>': '-2h' is negative, and no option takes a negative value"),
+        (["replay", "--latency", "-1s"], "error: Missing value for '--latency <duration>': '-1s' is negative, and no option takes a negative value"),
+        // A word that starts with '-' and a letter is an option, not a negative number.
+        (["list", "--since", "-x"], "error: Missing value for '--since <T>'"),
+    ])
+    func aNegativeNumberForAnOptionThatTakesNoneSaysItIsNegative(_ arguments: [String], _ expected: String) async throws {
+        // Given an empty sandbox
+        let sandbox = try Sandbox()
+
+        // When an option gets a value starting with '-', which argument-parser takes for another option
+        let result = try await sandbox.run(arguments)
+
+        // Then the first line of the usage error says the number is negative, and nothing is created
+        #expect(result.status == 64, "\(result)")
+        #expect(result.standardError.split(separator: "\n").first.map(String.init) == expected, "\(result)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 
@@ -128,6 +193,33 @@ struct CommandLineTests {
             #expect(result.status == 0 && result.standardOutput.contains("succeeded"), "\(result)")
             #expect(!result.standardOutput.contains("\u{1B}["), "\(result)")
         }
+    }
+
+    @Test func anEmptyNoColorLeavesATerminalColoured() async throws {
+        // Given a history
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("fetch", "--latency", "0")
+
+        // When listed on a terminal with NO_COLOR set but empty (no-color.org: only a non-empty value counts)
+        let result = try await listOnATerminal(sandbox, environment: ["TERM": "xterm", "NO_COLOR": ""])
+
+        // Then the outcome is coloured
+        #expect(result.status == 0 && result.standardOutput.contains("\u{1B}[32msucceeded\u{1B}[0m"), "\(result)")
+    }
+
+    @Test func autoColourLeavesAPipeUncoloured() async throws {
+        // Given a history, and an environment that would colour a terminal (no NO_COLOR, TERM=xterm)
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("fetch", "--latency", "0")
+        var environment = sandbox.environment(.sandbox, ["TERM": "xterm"])
+        environment["NO_COLOR"] = nil
+
+        // When listed to a pipe, with the default --color auto
+        let result = try await sandbox.run(["list"], environment: environment)
+
+        // Then the outcome is there, without any escape sequence
+        #expect(result.status == 0 && result.lines.count == 2 && result.lines[1].contains("  succeeded  "), "\(result)")
+        #expect(!result.standardOutput.contains("\u{1B}"), "\(result)")
     }
 
     @Test func colorAlwaysColoursAPipeAndAnUnknownChoiceIsAUsageError() async throws {

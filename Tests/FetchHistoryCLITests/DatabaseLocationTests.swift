@@ -118,4 +118,67 @@ struct DatabaseLocationTests {
         #expect(result.status == 0, "\(result)")
         #expect(FileManager.default.fileExists(atPath: sandbox.home.path + "/tilde.sqlite"))
     }
+
+    @Test func anEmptyFetchHistoryDBIsIgnored() async throws {
+        // Given FETCH_HISTORY_DB set but empty (as `FETCH_HISTORY_DB=$UNSET` leaves it), and XDG_DATA_HOME set
+        let sandbox = try Sandbox()
+        let dataHome = sandbox.path("xdg-data")
+        let environment = sandbox.environment(.path(""), ["XDG_DATA_HOME": dataHome])
+
+        // When a fetch runs, and then a list
+        let fetched = try await sandbox.run(["fetch", "--latency", "0"], environment: environment)
+        let listed = try await sandbox.run(["list", "--format", "jsonl"], environment: environment)
+
+        // Then the fetch is recorded where the variable unset would put it, and read back from there
+        #expect(fetched.status == 0, "\(fetched)")
+        #expect(FileManager.default.fileExists(atPath: dataHome + "/fetch-history/history.sqlite"))
+        #expect(listed.status == 0 && listed.lines.count == 1, "\(listed)")
+    }
+
+    @Test(arguments: ["--database", "-d"])
+    func aTildeInTheDatabaseOptionMeansHome(option: String) async throws {
+        // Given --database ~/opt.sqlite as one argument, unexpanded (as when quoted, or written --database=~/…)
+        let sandbox = try Sandbox()
+
+        // When a fetch runs with it, from the sandbox's root
+        let result = try await sandbox.run(["fetch", "--latency", "0", option, "~/opt.sqlite"], environment: sandbox.environment(.unset))
+
+        // Then the history is in $HOME, and no folder named "~" was made
+        #expect(result.status == 0, "\(result)")
+        #expect(FileManager.default.fileExists(atPath: sandbox.home.path + "/opt.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("~")))
+    }
+
+    @Test func theMissingFoldersOfARelativeDatabaseAreMadeInTheWorkingDirectory() async throws {
+        // Given a relative database path two missing folders deep (its first folder's name is this test's own)
+        let sandbox = try Sandbox()
+        let top = "relative-\(UUID().uuidString.prefix(8))"
+        // Made only if the folders were taken from the file system's root; the name is this test's own.
+        defer { try? FileManager.default.removeItem(atPath: "/\(top)") }
+
+        // When a fetch records into it, from the sandbox's root
+        let result = try await sandbox.run("fetch", "--latency", "0", "-d", "\(top)/dir/history.sqlite")
+
+        // Then the folders and the file are under the working directory, the folders 0700, and nothing is at the root
+        #expect(result.status == 0, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: "/\(top)"), "a folder at the root of the file system")
+        #expect(FileManager.default.fileExists(atPath: sandbox.path("\(top)/dir/history.sqlite")))
+        #expect(try permissions(sandbox.path(top)) == 0o700)
+        #expect(try permissions(sandbox.path("\(top)/dir")) == 0o700)
+    }
+
+    @Test func aFolderThatCannotBeMadeIsNamedInTheError() async throws {
+        // Given a plain file where the database's folder would go
+        let sandbox = try Sandbox()
+        let plain = sandbox.path("plain")
+        try Data("not a folder\n".utf8).write(to: URL(fileURLWithPath: plain))
+
+        // When a fetch is asked to record under it
+        let result = try await sandbox.run("fetch", "--latency", "0", "-d", plain + "/sub/history.sqlite")
+
+        // Then it exits 1 with one line naming the folder and why, and the file is as it was
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError == "error: cannot create the folder \(plain)/sub for the history: Not a directory\n", "\(result)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: plain)) == Data("not a folder\n".utf8))
+    }
 }

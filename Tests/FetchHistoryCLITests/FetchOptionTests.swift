@@ -38,6 +38,21 @@ struct FetchOptionTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 
+    @Test func aRefusedSourceIsEchoedWithItsSecretsHidden() async throws {
+        // Given an empty sandbox
+        let sandbox = try Sandbox()
+
+        // When the source is a URL fetch cannot use, with a user, a password and a token in it
+        let result = try await sandbox.run("fetch", "--source", "ftp://alice:hunter2@h/n?token=S3CR3T")
+
+        // Then the usage error echoes it with every secret as ***, and nothing is created
+        #expect(result.status == 64, "\(result)")
+        #expect(result.standardError.split(separator: "\n").first.map(String.init)
+            == "error: --source must be 'random' or an http:// or https:// URL with a host, not ftp://***:***@h/n?token=***", "\(result)")
+        #expect(!result.standardError.contains("S3CR3T") && !result.standardError.contains("hunter2") && !result.standardError.contains("alice"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+
     @Test func formatJsonlPrintsWhatJsonPrintsOneObjectPerLine() async throws {
         // Given an empty sandbox
         let sandbox = try Sandbox()

@@ -53,7 +53,24 @@ struct UsageTests {
         }
     }
 
-    @Test(arguments: ["fetch", "list", "show", "stats", "export", "import", "replay"])
+    @Test func aLongRefusedOutcomeIsEchoedCutToFortyCharacters() async throws {
+        // Given an empty sandbox, and an outcome of 100 characters
+        let sandbox = try Sandbox()
+        let outcome = String(repeating: "x", count: 100)
+
+        // When it is given to --outcome
+        let result = try await sandbox.run("list", "--outcome", outcome)
+
+        // Then after argument-parser's sentence (which echoes it whole) our own shows 40 characters and an ellipsis
+        #expect(result.status == 64, "\(result)")
+        let expected = "error: The value '\(outcome)' is invalid for '--outcome <outcome>': '\(outcome.prefix(40))…' is not an outcome; "
+            + "use one of running, succeeded, failed, cancelled, timed-out, interrupted"
+        #expect(result.standardError.split(separator: "\n").first.map(String.init) == expected, "\(result)")
+    }
+
+    static let subcommands = ["fetch", "list", "show", "stats", "export", "import", "replay", "prune", "delete", "sessions"]
+
+    @Test(arguments: subcommands)
     func everySubcommandsHelpExitsZeroWithExamples(_ subcommand: String) async throws {
         // Given an empty sandbox
         let sandbox = try Sandbox()
@@ -77,7 +94,7 @@ struct UsageTests {
         let result = try await sandbox.run(arguments)
         #expect(result.status == 0, "\(result)")
         #expect(result.standardOutput.contains("Examples:"), "\(result)")
-        for subcommand in ["fetch", "list", "show", "stats", "export", "import", "replay"] {
+        for subcommand in Self.subcommands {
             #expect(result.standardOutput.contains("  \(subcommand) "), "\(subcommand) in \(result)")
         }
     }
