@@ -81,6 +81,39 @@ struct FetchCommandTests {
         #expect(result.lines.count == 1 && result.lines[0].contains("timed-out"), "\(result)")
     }
 
+    @Test func withoutLatencyTheRandomSourceAnswersAfterASecond() async throws {
+        // Given an empty sandbox
+        let sandbox = try Sandbox()
+
+        // When one fetch runs with no --latency
+        let result = try await sandbox.run("fetch", "--format", "json")
+
+        // Then it succeeded, and took the default second (a sleep is never shorter; a loaded
+        // machine may make it longer, but not five times longer)
+        #expect(result.status == 0, "\(result)")
+        let record = try ExportRecord(jsonLine: try #require(result.lines.first, "\(result)"))
+        #expect(record.outcome == "succeeded", "\(record)")
+        #expect((1_000..<5_000).contains(record.durationMs ?? -1), "\(record)")
+    }
+
+    @Test func colorAlwaysColoursEachRowsOutcomeButNeverJSON() async throws {
+        // Given an empty sandbox (its children run with NO_COLOR=1, which --color always overrides)
+        let sandbox = try Sandbox()
+
+        // When fetches print to a pipe with --color always, as rows and as JSON lines
+        let text = try await sandbox.run("fetch", "--latency", "0", "--color", "always")
+        let json = try await sandbox.run("fetch", "--latency", "0", "--color", "always", "--format", "jsonl")
+
+        // Then the row's outcome cell is green and nothing else in it is coloured; the JSON has no
+        // escape at all
+        #expect(text.status == 0 && json.status == 0, "\(text)\n\(json)")
+        let row = try #require(text.lines.first, "\(text)")
+        let green = try #require(row.range(of: "\u{1B}\\[32msucceeded *\u{1B}\\[0m", options: .regularExpression), "\(row.debugDescription)")
+        #expect(!row.replacingCharacters(in: green, with: "").contains("\u{1B}"), "\(row.debugDescription)")
+        #expect(json.lines.count == 1 && !json.standardOutput.contains("\u{1B}"), "\(json)")
+        #expect(try ExportRecord(jsonLine: try #require(json.lines.first)).outcome == "succeeded", "\(json)")
+    }
+
     /// Found while writing this suite (ties on started_at were broken by the
     /// random id) and fixed meanwhile: ties now keep recording order.
     @Test func fetchesAreListedAndExportedInTheOrderTheyRan() async throws {

@@ -62,6 +62,12 @@ struct FetchProgressTests {
         // Then its elapsed time was shown, and the exit (143) left the
         // cancelled fetch's row on screen, the line after it empty
         #expect(ticked, "\(result)")
+        // in seconds and tenths, every time
+        let shownTimes = result.transcript.components(separatedBy: "[1/1] fetching… ").dropFirst()
+        #expect(!shownTimes.isEmpty, "\(result)")
+        for shown in shownTimes {
+            #expect(shown.range(of: #"^[0-9]+\.[0-9]s"#, options: .regularExpression) != nil, "\(shown.prefix(12).debugDescription)")
+        }
         #expect(result.status == 143 && !result.wasSignalled, "\(result)")
         let record = try #require(try await sandbox.exportedRecords().first)
         #expect(record.outcome == "cancelled", "\(record)")
@@ -132,6 +138,52 @@ struct FetchProgressTests {
         #expect(screen.lines.count == 3 && screen.lines.prefix(2).allSatisfy { $0.contains("timed-out") }, "\(screen.lines)")
         #expect(screen.lines.last == "", "\(screen.lines)")
         #expect(progressLeft(screen).isEmpty, "\(screen.lines)")
+    }
+
+    @Test func theLineStaysAwayATenthOfASecondAfterEachRow() async throws {
+        // Given a terminal, and fetches that end at once with 199 ms between them: a line drawn a
+        // tenth of a second after a row has at most 99 ms of the pause left ("next fetch in
+        // 0.0s"), where one drawn sooner, by the next tick, would most often show 0.1s
+        let sandbox = try Sandbox()
+        let child = try await TerminalProcess.start(
+            ["fetch", "--count", "8", "--interval", "199ms", "--latency", "0"],
+            environment: sandbox.environment(), workingDirectory: sandbox.root
+        )
+
+        // When they run to the end
+        let result = try await child.wait()
+
+        // Then every countdown the line showed read 0.0s: it never came back within the tenth
+        #expect(result.status == 0 && !result.wasSignalled, "\(result)")
+        let countdowns = result.transcript.components(separatedBy: " next fetch in ").dropFirst().map { $0.prefix { $0 != "\r" } }
+        #expect(countdowns.allSatisfy { $0 == "0.0s" }, "\(countdowns)")
+    }
+
+    /// `fetch` run by a shell on a pseudo-terminal (script(1)), `redirection`
+    /// applied to it, e.g. `2>file`; what the terminal received.
+    private func fetchOnATerminal(_ sandbox: Sandbox, _ arguments: String, _ redirection: String) async throws -> CLIResult {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) from util-linux is needed")
+        let command = "'\(FetchHistoryProcess.binary.path)' fetch \(arguments) \(redirection)"
+        return try await sandbox.run(["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+    }
+
+    @Test func theLineFollowsStandardErrorNotStandardOutput() async throws {
+        // Given a terminal
+        let sandbox = try Sandbox()
+
+        // When a slow fetch writes its row to the terminal and its standard error to a file, then
+        // its row to a pipe and its standard error to the terminal
+        let errors = sandbox.path("errors.txt")
+        let toFile = try await fetchOnATerminal(sandbox, "--latency 300ms", "2>'\(errors)'")
+        let toPipe = try await fetchOnATerminal(sandbox, "--latency 300ms", "| cat")
+
+        // Then the file got nothing, while the terminal showed the row; and the terminal showed the
+        // progress line while the row went through the pipe
+        #expect(toFile.status == 0, "\(toFile)")
+        #expect(FileManager.default.contents(atPath: errors) == Data(), "\(String(describing: FileManager.default.contents(atPath: errors)))")
+        #expect(toFile.standardOutput.contains("succeeded") && !toFile.standardOutput.contains("fetching…"), "\(toFile)")
+        #expect(toPipe.status == 0, "\(toPipe)")
+        #expect(toPipe.standardOutput.contains("[1/1] fetching…") && toPipe.standardOutput.contains("succeeded"), "\(toPipe)")
     }
 
     @Test func notATerminalGetsNoProgressBytesAtAll() async throws {

@@ -198,6 +198,106 @@ struct FollowTests {
         #expect(array?.compactMap { $0["id"] as? String } == [Ids.fetch(1), Ids.fetch(2)], "\(result)")
     }
 
+    @Test func sigtermEndsTheFollowerLikeCtrlCClosingTheJSONArray() async throws {
+        // Given a follower printing one JSON array
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0)])
+        let follower = try await sandbox.start("list", "--follow", "--format", "json")
+        #expect(await follower.waitForPrintedLines(1), "the follower did not print the history")
+
+        // When a fetch is imported, printed, and SIGTERM sent
+        try await sandbox.importRecords([.make("failed", id: Ids.fetch(2), at: Fixtures.day0 + 1000)])
+        let printed = await follower.waitForPrintedLines(2)
+        follower.send(SIGTERM)
+        let result = try await follower.wait()
+
+        // Then it exits 0 by itself, its output one complete JSON array of both
+        #expect(printed, "\(result)")
+        #expect(result.status == 0 && !result.wasSignalled, "\(result)")
+        let array = try JSONSerialization.jsonObject(with: result.standardOutputData) as? [[String: Any]]
+        #expect(array?.compactMap { $0["id"] as? String } == [Ids.fetch(1), Ids.fetch(2)], "\(result)")
+    }
+
+    @Test func aFollowedTableWithNothingToListYetPrintsItsHeaderAndFollows() async throws {
+        // Given a history with no failed fetch, followed as a table of failed fetches
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0)])
+        let follower = try await sandbox.start("list", "--follow", "--outcome", "failed")
+        let header = await follower.waitForPrintedLines(1)
+
+        // When a failed fetch is imported
+        try await sandbox.importRecords([.make("failed", id: Ids.fetch(2), at: Fixtures.day0 + 1000)])
+        let printed = await follower.waitForPrintedLines(2)
+        follower.send(SIGINT)
+        let result = try await follower.wait()
+
+        // Then the header came first, then the fetch's row, and no "no fetches match"
+        #expect(header && printed, "\(result)")
+        #expect(result.status == 0 && !result.wasSignalled, "\(result)")
+        #expect(result.lines.count == 2, "\(result)")
+        #expect(result.lines.first?.hasPrefix("ID ") == true, "\(result)")
+        #expect(result.lines.last?.hasPrefix(String(Ids.fetch(2).prefix(8)) + " ") == true, "\(result)")
+        #expect(result.standardError.isEmpty, "\(result)")
+    }
+
+    /// The timeout, in ms, of the poll(2) the follower's only thread is
+    /// blocked in (-1: none), or nil while it is not blocked in one. Read
+    /// from /proc/PID/syscall: `7 fds nfds timeout …` (poll is 7 on x86_64).
+    func pollTimeout(of follower: FetchHistoryProcess) -> Int32? {
+        guard let line = try? String(contentsOfFile: "/proc/\(follower.pid)/syscall", encoding: .utf8) else { return nil }
+        let fields = line.split(separator: " ")
+        guard fields.count > 3, fields[0] == "7", let timeout = UInt64(fields[3].dropFirst(2), radix: 16) else { return nil }
+        return Int32(truncatingIfNeeded: timeout)
+    }
+
+    /// Yields until the follower is blocked in poll(2) with a timeout that
+    /// satisfies `condition`; that timeout, or nil after `limit`. Each timeout
+    /// seen is added to `seen`.
+    func waitForPoll(
+        of follower: FetchHistoryProcess, seen: inout [Int32], limit: Duration = FetchHistoryProcess.defaultTimeLimit,
+        until condition: (Int32) -> Bool
+    ) async -> Int32? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline, follower.isRunning {
+            if let timeout = pollTimeout(of: follower) {
+                if seen.last != timeout { seen.append(timeout) }
+                if condition(timeout) { return timeout }
+            }
+            await Task.yield()
+        }
+        return nil
+    }
+
+    @Test(.enabled(if: FollowTests.isX86_64, "reads poll(2)'s arguments as x86_64 numbers them"))
+    func anIdleFollowerLooksLessAndLessOftenThenSleepsWithNoTimer() async throws {
+        // Given a follower that has printed the history
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0)])
+        let follower = try await sandbox.start("list", "--follow", "--format", "jsonl")
+        #expect(await follower.waitForPrintedLines(1), "the follower did not print the history")
+
+        // When nothing is written, while it takes its looks (about 7 s)
+        var seen: [Int32] = []
+        let asleep = await waitForPoll(of: follower, seen: &seen, limit: .seconds(30)) { $0 == -1 }
+        follower.send(SIGINT)
+        let result = try await follower.wait()
+
+        // Then it waited longer and longer between its looks (50 ms, …, 3.2 s), then with no
+        // timeout at all: only the kernel (a change, a signal, its reader leaving) wakes it now,
+        // so idle it never runs
+        #expect(asleep == -1, "poll timeouts seen: \(seen); \(result)")
+        let looks = seen.dropLast()
+        let schedule: Set<Int32> = [50, 100, 200, 400, 800, 1_600, 3_200]
+        #expect(looks.allSatisfy(schedule.contains) && looks.elementsEqual(looks.sorted()), "\(seen)")
+        #expect(result.status == 0 && !result.wasSignalled, "\(result)")
+    }
+
+    #if arch(x86_64)
+    static let isX86_64 = true
+    #else
+    static let isX86_64 = false
+    #endif
+
     @Test func theFollowerEndsWhenItsReaderGoesAway() async throws {
         // Given a follower whose output is read by `head -1`
         let sandbox = try Sandbox()

@@ -34,12 +34,12 @@ struct LiveReplayTests {
     }
 
     /// Imports `records` (one session, `Ids.session(1)`) and re-runs it live
-    /// with the random source at `latency`: what the run printed, and the
-    /// re-run's fetches, oldest first.
-    func reRunLive(_ records: [String], latency: String) async throws -> (result: CLIResult, live: [ExportRecord]) {
+    /// with the random source at `latency` (its default when nil): what the
+    /// run printed, and the re-run's fetches, oldest first.
+    func reRunLive(_ records: [String], latency: String?) async throws -> (result: CLIResult, live: [ExportRecord]) {
         let sandbox = try Sandbox()
         try await sandbox.succeed("import", "-", stdin: Data(records.joined().utf8))
-        let result = try await sandbox.run("replay", "--live", "--latency", latency)
+        let result = try await sandbox.run(["replay", "--live"] + (latency.map { ["--latency", $0] } ?? []))
         let live = try await sandbox.exportedRecords().filter { $0.session != Ids.session(1) }
         return (result, live)
     }
@@ -130,9 +130,73 @@ struct LiveReplayTests {
         // When it is re-run live against a source that answers at once
         let result = try await sandbox.run("replay", "--live", "--latency", "0")
 
-        // Then the fetch succeeds this time, the table says so, and the exit status is 1
+        // Then the fetch succeeds this time, the table says so, side by side, and the exit status is 1
         #expect(result.status == 1, "\(result)")
+        try #require(result.lines.count == 4, "\(result)")
+        #expect(result.lines[1] == "FETCH  RECORDED                  LIVE", "\(result)")
+        #expect(
+            result.lines[2].range(of: #"^1      timed-out in 1m00\.000s    succeeded [0-9]+ in ([0-9]+ms|[0-9]+\.[0-9]{3}s)$"#, options: .regularExpression) != nil,
+            "\(result.lines[2].debugDescription)"
+        )
         #expect(result.lines.last == "0 of 1 fetch ended the same way", "\(result)")
-        #expect(result.standardOutput.contains("timed-out"), "\(result)")
+    }
+
+    @Test func withoutLatencyTheRandomSourceTakesASecondAgain() async throws {
+        // Given a fetch answered in 1 ms
+        let start = Fixtures.day0
+        let records = [scripted(.make("succeeded", id: Ids.fetch(1), at: start, duration: 1, value: 4), endedBy: "answer")]
+
+        // When it is re-run live with no --latency
+        let (result, live) = try await reRunLive(records, latency: nil)
+
+        // Then the random source took its default second to answer
+        #expect(result.status == 0, "\(result)")
+        #expect(live.map(\.outcome) == ["succeeded"], "\(live)")
+        #expect((live.first?.durationMs ?? 0) >= 1_000, "\(live)")
+    }
+
+    /// A scripted fetch of `source` answered in 1 ms, imported, then `replay --live` with `arguments`.
+    func reRunLive(of source: String, _ arguments: [String] = []) async throws -> (result: CLIResult, sessions: Int) {
+        let sandbox = try Sandbox()
+        let record = ExportRecord.make("succeeded", id: Ids.fetch(1), source: source, at: Fixtures.day0, duration: 1, value: 4)
+        try await sandbox.succeed("import", "-", stdin: Data(scripted(record, endedBy: "answer").utf8))
+        let result = try await sandbox.run(["replay", "--live"] + arguments)
+        let sessions = try await sandbox.run("sessions", "--format", "jsonl")
+        #expect(sessions.status == 0, "\(sessions)")
+        return (result, sessions.lines.count)
+    }
+
+    @Test func aURLWhoseSecretsWereNeverRecordedIsNotFetchedAgain() async throws {
+        // When a session whose URL was recorded with its token replaced is re-run live
+        let (result, sessions) = try await reRunLive(of: "http://127.0.0.1:9/n?token=***")
+
+        // Then it is refused, saying why and what to do, and no live session was begun
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.standardError == "error: the session's URL had secrets, which were never recorded, so it cannot be fetched again; "
+                + "record a new session instead\n",
+            "\(result)"
+        )
+        #expect(sessions == 1)
+    }
+
+    @Test func aSourceThatIsNeitherRandomNorHTTPIsNotFetchedLive() async throws {
+        // When a session of an ftp source (imported) is re-run live
+        let (result, sessions) = try await reRunLive(of: "ftp://h/n")
+
+        // Then it is refused, naming the source, and no live session was begun
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError == "error: the source 'ftp://h/n' cannot be fetched live\n", "\(result)")
+        #expect(sessions == 1)
+    }
+
+    @Test func latencyIsAUsageErrorForAnHTTPSession() async throws {
+        // When a session of an HTTP source is re-run live with --latency
+        let (result, sessions) = try await reRunLive(of: "http://127.0.0.1:9/n", ["--latency", "1s"])
+
+        // Then it is refused as a usage error, before anything is fetched or recorded
+        #expect(result.status == 64, "\(result)")
+        #expect(result.standardError.hasPrefix("error: --latency applies to the random source only\n"), "\(result)")
+        #expect(sessions == 1)
     }
 }

@@ -40,6 +40,54 @@ struct ReplayCommandTests {
         #expect(older.lines.last == "replay matches 3 fetches", "\(older)")
     }
 
+    @Test func theTimelineNamesTheSessionAndSaysWhereAnInterruptedRecordingStopsIt() async throws {
+        // Given a session of two fetches (imported, with their scripts): the first answered 4
+        // after 100 ms, the second tapped a second later and never ended (its process killed)
+        let sandbox = try Sandbox()
+        let start = Fixtures.day0
+        func scripted(_ record: ExportRecord, tappedAt: Int64, end: (by: String, at: Int64, value: Int)?) -> String {
+            record.jsonLine.dropLast() + ",\"tappedAt\":\"\(ISO.format(tappedAt))\",\"timeoutMs\":null,"
+                + "\"endedBy\":\(end.map { "\"\($0.by)\"" } ?? "null"),\"endedByAt\":\(end.map { "\"\(ISO.format($0.at))\"" } ?? "null"),"
+                + "\"answerValue\":\(end.map { String($0.value) } ?? "null"),\"answerError\":null}\n"
+        }
+        let records = [
+            scripted(.make("succeeded", id: Ids.fetch(1), at: start, duration: 100, value: 4), tappedAt: start, end: ("answer", start + 100, 4)),
+            scripted(.make("interrupted", id: Ids.fetch(2), at: start + 1_100), tappedAt: start + 1_100, end: nil),
+        ]
+        try await sandbox.succeed("import", "-", stdin: Data(records.joined().utf8))
+
+        // When it is replayed, in Tokyo
+        let result = try await sandbox.run(["replay"], environment: sandbox.environment(.sandbox, ["TZ": "Asia/Tokyo"]))
+
+        // Then the first line names the session, its source and its start in local time, the
+        // timeline follows under its header, then where the replay stopped, and that it matches
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == [
+            "replaying session 5e550001 (random, started 2026-11-20 19:00:00)",
+            "  OFFSET  EVENT                             PROCESSING  VALUE             ERROR",
+            "     0ms  fetch 1 tapped                    yes         Not fetched yet   -",
+            "   100ms  fetch 1 answered 4                no          4                 -",
+            "  1100ms  fetch 2 tapped                    yes         4                 -",
+            "fetch 2 was interrupted when the recording ended: the replay stops there",
+            "replay matches 2 fetches",
+        ], "\(result)")
+    }
+
+    @Test(arguments: [["replay"], ["replay", "--live"]])
+    func aHistoryWithNoSessionsHasNothingToReplay(arguments: [String]) async throws {
+        // Given a history with no sessions at all (an import of nothing creates it)
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("import", "-", stdin: Data())
+
+        // When a replay is asked for without an id
+        let result = try await sandbox.run(arguments)
+
+        // Then it says so in one sentence and exits 1
+        #expect(result.status == 1 && !result.wasSignalled, "\(result)")
+        #expect(result.standardError == "error: the history has no sessions to replay\n", "\(result)")
+        #expect(result.standardOutput.isEmpty, "\(result)")
+    }
+
     @Test func anEditedRowIsReportedAsADifference() async throws {
         // Given a recorded session whose first value was edited afterwards with sqlite3
         let sandbox = try Sandbox()

@@ -6,7 +6,8 @@ extension ReliabilityTests {
     struct SignalsAndPipes {
         /// The first Ctrl-C cancels and records; the second exits at once.
         /// The first alone already ends the process within milliseconds, so
-        /// the second cannot be shown to matter; what must hold whichever
+        /// here the second cannot be shown to matter (`SignalTests` shows it
+        /// does, with the first held up by a lock); what must hold whichever
         /// wins: exit 130 (or death by SIGINT), and no fetch left running.
         @Test func twoQuickSigintsNeverLeaveARunningFetch() async throws {
             let rounds = 6
