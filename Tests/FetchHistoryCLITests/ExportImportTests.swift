@@ -280,4 +280,83 @@ struct ExportImportTests {
         #expect(!result.standardError.lowercased().contains("error"), "\(result)")
         #expect(result.standardError.isEmpty, "\(result)")
     }
+
+    @Test func aWriteErrorOnStandardOutputIsAnErrorNotAReaderThatLeft() async throws {
+        // Given the standard history
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When exported to /dev/full, where every write fails for lack of space
+        let result = try await sandbox.run(
+            ["-c", "exec '\(FetchHistoryProcess.binary.path)' export > /dev/full"], executable: URL(fileURLWithPath: "/bin/sh")
+        )
+
+        // Then it fails in one sentence naming standard output and the reason
+        #expect(result.status == 1 && !result.wasSignalled, "\(result)")
+        #expect(result.standardError == "error: cannot write standard output: No space left on device\n", "\(result)")
+    }
+
+    @Test func exportStreamsSoItsMemoryDoesNotGrowWithTheHistory() async throws {
+        // Given 20,000 fetches: about 9 MB exported
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.succeeded(20_000))
+
+        // When its first 1,000 fetches, then all of them, are exported into a pipe nobody reads
+        let firstThousand = ["export", "--format", "jsonl", "--until", ISO.format(Fixtures.day0 + 1_000 * 60_000)]
+        let small = try await Self.peakMemoryOnceBlockedWriting(sandbox, firstThousand)
+        let whole = try await Self.peakMemoryOnceBlockedWriting(sandbox, ["export", "--format", "jsonl"])
+
+        // Then, each stopped by the full pipe, the whole export has used no more memory than the small one
+        // (within 4 MB): it holds a buffer's worth of records, never the history
+        #expect(whole < small + 4_096, "peak \(whole) kB for 20,000 fetches, \(small) kB for 1,000")
+    }
+
+    /// Starts `arguments` with standard output a pipe the test does not read, waits until the
+    /// child sleeps in a write to it (the pipe is full: everything it printed so far is
+    /// there), and returns its peak resident memory (VmHWM) then, in kB. Then it closes the
+    /// pipe, which ends the export quietly.
+    static func peakMemoryOnceBlockedWriting(
+        _ sandbox: Sandbox, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Int {
+        let child = try await FetchHistoryProcess.start(
+            arguments: arguments, environment: sandbox.environment(), workingDirectory: sandbox.root, standardOutput: .manual
+        )
+        let output = try #require(child.standardOutputHandle, sourceLocation: sourceLocation)
+        let deadline = ContinuousClock.now + .seconds(30)
+        var peak: Int?
+        while peak == nil, child.isRunning, ContinuousClock.now < deadline {
+            peak = ProcProbe.peakResidentKilobytesIfBlockedWritingToAPipe(child.pid)
+            // No pause: each look is a few reads of /proc, and the child's progress is what is awaited.
+            await Task.yield()
+        }
+        try output.close()
+        let result = try await child.wait()
+        #expect(result.status == 0 && !result.wasSignalled && result.standardError.isEmpty, "\(result)", sourceLocation: sourceLocation)
+        return try #require(peak, "\(arguments) never waited in a write to its pipe: \(result)", sourceLocation: sourceLocation)
+    }
+}
+
+/// What /proc says about a child process.
+enum ProcProbe {
+    /// VmHWM in kB, if the process's main thread is asleep in a write to a pipe
+    /// (its wchan, or failing that the write system call in /proc/PID/syscall); nil otherwise.
+    static func peakResidentKilobytesIfBlockedWritingToAPipe(_ pid: Int32) -> Int? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = stat.range(of: ") ", options: .backwards),
+              stat[afterName.upperBound...].first == "S"
+        else { return nil }
+        let wchan = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
+        let syscall = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""
+        guard wchan.contains("pipe_write") || syscall.hasPrefix("\(writeSystemCall) 0x1 ") else { return nil }
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return nil }
+        return Int(line.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+    }
+
+    #if arch(x86_64)
+    private static let writeSystemCall = 1
+    #else
+    private static let writeSystemCall = 64  // aarch64's generic table
+    #endif
 }

@@ -48,4 +48,31 @@ struct InvisibleCharacterTests {
         let error = tsv.lines.first.map { $0.split(separator: "\t", omittingEmptySubsequences: false) }?[6]
         #expect(error.map { Array($0.unicodeScalars) } == Array((#"~\x7Fdel\x85nel\x9Bcsi"# + "\u{A0}").unicodeScalars), "\(tsv)")
     }
+
+    @Test func tsvWritesAControlBelowSixteenWithTwoHexDigits() async throws {
+        // Given a failure whose message holds U+0001 and U+001F
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("failed", id: Ids.fetch(1), at: Fixtures.day0, error: "a\u{1}b\u{1F}c")])
+
+        // When listed as TSV
+        let tsv = try await sandbox.succeed("list", "--format", "tsv", "--no-header")
+
+        // Then each is \x and two hex digits, the first with its leading zero
+        let error = tsv.lines.first.map { $0.split(separator: "\t", omittingEmptySubsequences: false) }?[6]
+        #expect(error == #"a\x01b\x1Fc"#, "\(tsv)")
+    }
+
+    @Test func theTerminalGetsTwoHexDigitsForEveryControlUpToU00FF() async throws {
+        // Given a failure whose message holds a bell, an escape sequence and NEL (a C1 control)
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("failed", id: Ids.fetch(1), at: Fixtures.day0, error: "bad\u{07}\u{1B}[2J\u{85}end")])
+
+        // When it is listed and shown
+        let list = try await sandbox.succeed("list", "--no-header")
+        let show = try await sandbox.succeed("show", Ids.fetch(1))
+
+        // Then each control is \x and two hex digits, in the table and in show
+        #expect(list.lines == [#"00000001  2026-11-20 10:00:00     100ms  failed   -         -  bad\x07\x1b[2J\x85end  random"#], "\(list)")
+        #expect(show.lines.contains(#"error             bad\x07\x1b[2J\x85end"#), "\(show)")
+    }
 }

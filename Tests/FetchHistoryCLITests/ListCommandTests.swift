@@ -265,6 +265,64 @@ struct ListCommandTests {
         }
     }
 
+    @Test func durationAndBytesAreRightAlignedAndTheOtherColumnsLeftAligned() async throws {
+        // Given one HTTP fetch whose duration, status, size and value are narrower than their headers
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([
+            .make("succeeded", id: Ids.fetch(1), source: Fixtures.otherSource, at: Fixtures.day0, duration: 5, value: 1, status: 200, bytes: 2),
+        ])
+
+        // When listed
+        let result = try await sandbox.run("list")
+
+        // Then DURATION and BYTES end where their headers end; the other cells start where theirs start
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == [
+            "ID        STARTED              DURATION  OUTCOME    HTTP  BYTES  RESULT  SOURCE",
+            "00000001  2026-11-20 10:00:00       5ms  succeeded  200       2  1       https://numbers.example/api",
+        ], "\(result)")
+    }
+
+    @Test func theResultOfAFetchWithNeitherValueNorErrorSaysWhyOrIsADash() async throws {
+        // Given the standard history: one fetch cancelled by the user, one superseded, one timed out, two interrupted
+        let sandbox = try await standardHistory()
+
+        // When each kind is listed
+        let cancelled = try await sandbox.run("list", "--no-header", "--outcome", "cancelled")
+        let timedOut = try await sandbox.run("list", "--no-header", "--outcome", "timed-out")
+        let interrupted = try await sandbox.run("list", "--no-header", "--outcome", "interrupted", "--limit", "1")
+
+        // Then a cancelled fetch's RESULT says who cancelled it; the others have none
+        #expect(cancelled.lines == [
+            "00000004  2026-11-21 09:00:00      30ms  cancelled  -         -  superseded by a newer fetch  random",
+            "00000003  2026-11-20 12:00:00      40ms  cancelled  -         -  by the user                  random",
+        ], "\(cancelled)")
+        #expect(timedOut.lines == ["00000005  2026-11-21 10:00:00     500ms  timed-out  -         -  -       https://numbers.example/api"], "\(timedOut)")
+        #expect(interrupted.lines == ["00000007  2026-11-21 12:00:00         -  interrupted  -         -  -       https://numbers.example/api"], "\(interrupted)")
+    }
+
+    @Test func eachOutcomeHasItsOwnColour() async throws {
+        // Given a fetch running in a live process, and the standard history with every other outcome
+        let sandbox = try await standardHistory()
+        let live = try await sandbox.start("fetch", "--latency", "1d")
+        _ = try await sandbox.waitForFetch(of: live)
+
+        // When listed in colour
+        let result = try await sandbox.run("list", "--limit", "0", "--color", "always")
+        live.send(SIGKILL)
+        _ = try await live.wait()
+
+        // Then each outcome's cell is painted its colour: green, red, yellow, magenta, cyan
+        #expect(result.status == 0, "\(result)")
+        let painted = [
+            ("32", "succeeded"), ("31", "failed"), ("33", "cancelled"), ("33", "timed-out"), ("35", "interrupted"), ("36", "running"),
+        ]
+        for (code, outcome) in painted {
+            let cell = "\u{1B}[\(code)m" + outcome.padding(toLength: "interrupted".count, withPad: " ", startingAt: 0) + "\u{1B}[0m"
+            #expect(result.standardOutput.contains("  " + cell + "  "), "\(outcome): \(result)")
+        }
+    }
+
     @Test func tableStartTimesAreInTheLocalZone() async throws {
         // Given the standard history and a user in Tokyo (UTC+9)
         let sandbox = try await standardHistory()
@@ -303,7 +361,7 @@ struct ListCommandTests {
         let jsonl = try await sandbox.run("list", "--source", "nowhere", "--format", "jsonl")
 
         // Then each exits 0: the table says so on stderr, JSON is [], JSON lines is nothing
-        #expect(table.status == 0 && table.standardOutput.isEmpty && !table.standardError.isEmpty, "\(table)")
+        #expect(table.status == 0 && table.standardOutput.isEmpty && table.standardError == "no fetches match\n", "\(table)")
         #expect(json.status == 0, "\(json)")
         #expect((try JSONSerialization.jsonObject(with: json.standardOutputData) as? [Any])?.isEmpty == true, "\(json)")
         #expect(jsonl.status == 0 && jsonl.standardOutput.isEmpty, "\(jsonl)")

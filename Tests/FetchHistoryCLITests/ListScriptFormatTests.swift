@@ -30,6 +30,22 @@ struct ListScriptFormatTests {
         #expect(result.lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 12 })
     }
 
+    @Test func tsvSaysWhyAFetchWasCancelled() async throws {
+        // Given the standard history: one fetch superseded by a newer one, one cancelled by the user
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When the cancelled fetches are listed as TSV
+        let result = try await sandbox.run("list", "--format", "tsv", "--no-header", "--outcome", "cancelled")
+
+        // Then the cancelReason column holds each one's reason
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == [
+            "\(Ids.fetch(4))\t\(Ids.session(2))\trandom\tcancelled\tsuperseded\t\t\t2026-11-21T09:00:00.000Z\t2026-11-21T09:00:00.030Z\t30\t\t",
+            "\(Ids.fetch(3))\t\(Ids.session(1))\trandom\tcancelled\tuser\t\t\t2026-11-20T12:00:00.000Z\t2026-11-20T12:00:00.040Z\t40\t\t",
+        ], "\(result)")
+    }
+
     @Test func noHeaderLeavesOutTheHeaderOfTSVAndTable() async throws {
         // Given one fetch
         let sandbox = try Sandbox()

@@ -70,6 +70,38 @@ struct RetentionCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.database)) == bytes)
     }
 
+    @Test func aDryRunWorksOnAReadOnlyFile() async throws {
+        // Given the standard history in a file made read-only
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sandbox.database)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: sandbox.database))
+
+        // When a prune is only tried
+        let result = try await sandbox.run("prune", "--keep", "3", "--dry-run")
+
+        // Then it says what it would delete, and the file is as it was
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["would delete 7 fetches (started 2026-11-20 10:00:00 to 2026-11-21 12:00:00) and 2 sessions left empty"], "\(result)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.database)) == bytes)
+        #expect(try permissions(sandbox.database) == 0o444)
+    }
+
+    @Test func aPruneThatMatchesNothingSaysSoWithoutATimeRange() async throws {
+        // Given the standard history, every fetch started in 2026
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When fetches started before 2000 are pruned, and only tried
+        let result = try await sandbox.run("prune", "--before", "2000-01-01")
+        let dryRun = try await sandbox.run("prune", "--before", "2000-01-01", "--dry-run")
+
+        // Then nothing is deleted, and the sentence has no range of start times
+        #expect(result.status == 0 && result.lines.first == "deleted 0 fetches and 0 sessions left empty", "\(result)")
+        #expect(dryRun.status == 0 && dryRun.lines == ["would delete 0 fetches and 0 sessions left empty"], "\(dryRun)")
+        #expect(try await sandbox.listedIDs([]).count == Fixtures.standard.count)
+    }
+
     @Test func aRunningFetchOfALiveProcessAndItsSessionAreNeverDeleted() async throws {
         // Given a fetch in flight in a live process, and the standard history
         let sandbox = try Sandbox()
@@ -175,8 +207,13 @@ struct RetentionCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.database)) == bytes)
     }
 
-    @Test(arguments: [["prune"], ["prune", "--keep", "1", "--before", "1d"], ["prune", "--keep=-1"], ["delete"]])
-    func unclearRequestsAreUsageErrors(_ command: [String]) async throws {
+    @Test(arguments: [
+        (["prune"], "error: say which fetches to delete: --before T or --keep N"),
+        (["prune", "--keep", "1", "--before", "1d"], "error: --before and --keep cannot be used together; choose one"),
+        (["prune", "--keep=-1"], "error: --keep must be 0 or more"),
+        (["delete"], "error: Missing expected argument '<id> ...'"),
+    ])
+    func unclearRequestsAreUsageErrors(_ command: [String], _ message: String) async throws {
         // Given the standard history
         let sandbox = try Sandbox()
         try await sandbox.importRecords(Fixtures.standard)
@@ -184,9 +221,9 @@ struct RetentionCommandTests {
         // When prune or delete is not told what to delete, or told two ways
         let result = try await sandbox.run(command)
 
-        // Then it is a usage error, and nothing is deleted
+        // Then it is a usage error saying what is wrong, and nothing is deleted
         #expect(result.status == 64, "\(result)")
-        #expect(result.standardError.hasPrefix("error: "), "\(result)")
+        #expect(result.standardError.split(separator: "\n").first.map(String.init) == message, "\(result)")
         #expect(try await sandbox.listedIDs([]).count == Fixtures.standard.count)
     }
 
@@ -219,7 +256,7 @@ struct RetentionCommandTests {
         #expect(try await sandbox.listedIDs(["--limit", "0"]).count < 3_000)
     }
 
-    @Test func pruningMostOfTheFileGivesTheSpaceBackAndLittleLeavesItForReuse() async throws {
+    @Test func pruningAQuarterOrMoreOfTheFileGivesTheSpaceBackAndLessLeavesItForReuse() async throws {
         // Given a history of 4,000 fetches
         let sandbox = try Sandbox()
         try await sandbox.importRecords(Fixtures.succeeded(4_000))
@@ -227,16 +264,27 @@ struct RetentionCommandTests {
         let full = try Self.fileSize(sandbox.database)
         let indexes = "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'fetch'"
         let indexCount = try await SQLiteProbe.integer(sandbox.database, indexes)
+        let pageSize = try await SQLiteProbe.integer(sandbox.database, "PRAGMA page_size")
 
-        // When a few are pruned, then most
-        let few = try await sandbox.run("prune", "--keep", "3900")
+        // When a few are pruned (150 of 4,000), then 1,450 of the 3,850 left (about 40% of the file), then most
+        let few = try await sandbox.run("prune", "--keep", "3850")
         let pagesAfterFew = try await SQLiteProbe.integer(sandbox.database, "PRAGMA page_count")
         let freeAfterFew = try await SQLiteProbe.integer(sandbox.database, "PRAGMA freelist_count")
+        let many = try await sandbox.run("prune", "--keep", "2400")
         let most = try await sandbox.run("prune", "--keep", "100")
 
-        // Then the few leave the file as large as it was, its freed pages kept for new fetches,
-        #expect(few.status == 0 && few.lines.last?.contains("free for new fetches") == true, "\(few)")
+        // Then the few leave the file as large as it was, its freed pages kept for new fetches, and say how much,
         #expect(pagesAfterFew == pages && freeAfterFew > 0, "\(pages) → \(pagesAfterFew) pages, \(freeAfterFew) free")
+        #expect(few.status == 0, "\(few)")
+        #expect(
+            few.lines.last == "file \(Self.kilobytesOrMegabytes(pagesAfterFew * pageSize)), \(Self.kilobytesOrMegabytes(freeAfterFew * pageSize)) "
+                + "of it free for new fetches (rewritten only when 25% or more is free)",
+            "\(few)"
+        )
+        // a quarter or more free is given back,
+        let manyLine = try #require(many.lines.last, "\(many)")
+        let freed = try #require(manyLine.firstMatch(of: /^file [0-9.]+ [kM]B → [0-9.]+ [kM]B \(rewritten: ([0-9]+)% was free\)$/), "\(many)")
+        #expect(many.status == 0 && (30...48).contains(Int(freed.1) ?? 0), "\(many)")
         // and the most shrink the file on disk, with an empty log
         #expect(most.status == 0 && most.lines.last?.contains("(rewritten:") == true, "\(most)")
         let shrunk = try Self.fileSize(sandbox.database)
@@ -246,6 +294,11 @@ struct RetentionCommandTests {
         #expect(try await sandbox.listedIDs(["--limit", "0"]).count == 100)
         // and the indexes dropped for the large deletion are all back
         #expect(try await SQLiteProbe.integer(sandbox.database, indexes) == indexCount && indexCount >= 6)
+    }
+
+    /// `48 kB` (rounded to the nearest), or `1.4 MB` from a million bytes on: how prune writes a size.
+    static func kilobytesOrMegabytes(_ bytes: Int64) -> String {
+        bytes < 1_000_000 ? "\(Int((Double(bytes) / 1_000).rounded())) kB" : String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 
     static func fileSize(_ path: String) throws -> Int {

@@ -21,6 +21,30 @@ struct SessionsCommandTests {
         ], "\(result)")
     }
 
+    @Test func theNewestTwentySessionsAreListedByDefaultAndLimitZeroListsAll() async throws {
+        // Given 25 sessions of one fetch each, a minute apart
+        let sandbox = try Sandbox()
+        let records = (1...25).map { number in
+            ExportRecord.make("succeeded", id: Ids.fetch(number), session: Ids.session(number), at: Fixtures.day0 + Int64(number) * 60_000)
+        }
+        try await sandbox.importRecords(records.shuffled())
+
+        // When the sessions are listed with no limit given, and with --limit 0
+        let byDefault = try await sandbox.run("sessions", "--format", "jsonl")
+        let all = try await sandbox.run("sessions", "--format", "jsonl", "--limit", "0")
+
+        // Then the default is the newest 20, newest first, and 0 is every one of them
+        func ids(_ result: CLIResult) throws -> [String] {
+            try result.lines.map { line in
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(result)")
+                return try #require(object["id"] as? String, "\(result)")
+            }
+        }
+        #expect(byDefault.status == 0 && all.status == 0, "\(byDefault)\n\(all)")
+        #expect(try ids(byDefault) == (6...25).reversed().map(Ids.session), "\(byDefault)")
+        #expect(try ids(all) == (1...25).reversed().map(Ids.session), "\(all)")
+    }
+
     @Test func tsvHasTheFullIDsAndACountPerOutcomeWithOrWithoutItsHeader() async throws {
         // Given the standard history
         let sandbox = try Sandbox()
@@ -91,10 +115,19 @@ struct SessionsCommandTests {
         #expect(object["id"] as? String == running.session)
         #expect((object["counts"] as? [String: Int])?["running"] == 1, "\(result)")
         #expect((object["processId"] as? Int ?? 0) == Int(live.pid))
+        let host = thisHostName()
+        #expect(!host.isEmpty && object["host"] as? String == host, "\(result)")
 
-        // and once its process is gone, interrupted
+        // and once its process is gone, interrupted, the table naming the host in its column
         let after = try await sandbox.run("sessions")
-        #expect(after.lines.last?.hasSuffix("1 interrupted") == true, "\(after)")
+        try #require(after.lines.count == 2, "\(after)")
+        #expect(after.lines[1].hasSuffix("1 interrupted"), "\(after)")
+        let header = after.lines[0]
+        let hostColumn = header.distance(from: header.startIndex, to: try #require(header.range(of: "  HOST  ")).lowerBound) + 2
+        let outcomesColumn = header.distance(from: header.startIndex, to: try #require(header.range(of: "OUTCOMES")).lowerBound)
+        let row = Array(after.lines[1])
+        try #require(row.count > outcomesColumn, "\(after)")
+        #expect(String(row[hostColumn..<outcomesColumn]) == host.padding(toLength: outcomesColumn - hostColumn, withPad: " ", startingAt: 0), "\(after)")
     }
 
     @Test func anEmptyHistoryHasNoSessionsAndABadLimitIsAUsageError() async throws {

@@ -81,13 +81,57 @@ struct ShowCommandTests {
         let json = try await sandbox.run("show", record.id, "--format", "json")
         let text = try await sandbox.run("show", String(record.id.prefix(8)))
 
-        // Then the session has the recorder's host and a real process id
+        // Then the session has this machine's name and a real process id, in JSON and in text
         let object = try #require(try JSONSerialization.jsonObject(with: json.standardOutputData) as? [String: Any], "\(json)")
         #expect(try ExportRecord(object: try #require(object["fetch"] as? [String: Any])) == record)
         let session = try #require(object["session"] as? [String: Any])
         #expect(session["id"] as? String == record.session)
-        #expect(((session["processId"] as? NSNumber)?.intValue ?? 0) > 0, "\(json)")
-        #expect(fields(text.standardOutput)["session recorder"]?.hasPrefix("process ") == true, "\(text)")
+        let host = thisHostName()
+        #expect(!host.isEmpty && session["host"] as? String == host, "\(json)")
+        let processID = (session["processId"] as? NSNumber)?.intValue ?? 0
+        #expect(processID > 0, "\(json)")
+        #expect(fields(text.standardOutput)["session recorder"] == "process \(processID) on \(host)", "\(text)")
+    }
+
+    @Test func sessionStartedIsWhenTheSessionBeganNotWhenTheFetchDid() async throws {
+        // Given a session whose first fetch started at 10:00:00.250 and whose second at 10:01:00
+        let sandbox = try await sandbox()
+
+        // When the second fetch is shown
+        let result = try await sandbox.run("show", "abcd2222")
+
+        // Then it started at 10:01:00, and its session at 10:00:00.250
+        #expect(result.status == 0, "\(result)")
+        let fields = fields(result.standardOutput)
+        #expect(fields["started"] == "2026-11-22 10:01:00 (2026-11-22T10:01:00.000Z)", "\(result)")
+        #expect(fields["session started"] == "2026-11-22 10:00:00 (2026-11-22T10:00:00.250Z)", "\(result)")
+    }
+
+    @Test func anHTTPFetchShowsItsStatusAndItsBodysSize() async throws {
+        // Given the standard history, whose fetch 8 was answered HTTP 200 with a body of 4 bytes
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When it is shown
+        let result = try await sandbox.run("show", Ids.fetch(8))
+
+        // Then every field is on its own line, the status and the size under their own names
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == [
+            "id                \(Ids.fetch(8))",
+            "outcome           succeeded",
+            "value             100",
+            "error             -",
+            "source            https://numbers.example/api",
+            "started           2026-11-22 10:00:00 (2026-11-22T10:00:00.000Z)",
+            "ended             2026-11-22 10:00:00 (2026-11-22T10:00:00.950Z)",
+            "duration          950ms",
+            "http status       200",
+            "response bytes    4",
+            "session           \(Ids.session(3))",
+            "session started   2026-11-22 10:00:00 (2026-11-22T10:00:00.000Z)",
+            "session recorder  imported",
+        ], "\(result)")
     }
 
     @Test func anAmbiguousPrefixExitsOneNamingTheCandidates() async throws {

@@ -8,6 +8,8 @@ struct StatsCommandTests {
     struct Expected: Equatable, CustomStringConvertible {
         var total: Int
         var counts: [String: Int]
+        /// Succeeded, failed and timed out: the fetches the source decided, the rate's denominator.
+        var decided: Int
         var successRate: Double?
         var latency: [String: Int64]?
 
@@ -19,7 +21,7 @@ struct StatsCommandTests {
             total = read.count
             counts = Dictionary(uniqueKeysWithValues: Self.statuses.map { status in (status, read.count { $0.outcome == status }) })
             // How often the source answered: cancelled, interrupted and running fetches do not count.
-            let decided = counts["succeeded"]! + counts["failed"]! + counts["timed-out"]!
+            decided = counts["succeeded"]! + counts["failed"]! + counts["timed-out"]!
             successRate = decided == 0 ? nil : Double(counts["succeeded"]!) / Double(decided)
             let durations = read.filter { $0.outcome == "succeeded" }.compactMap(\.durationMs).sorted()
             if durations.isEmpty {
@@ -39,6 +41,7 @@ struct StatsCommandTests {
             total = try #require((object["total"] as? NSNumber)?.intValue)
             let counts = try #require(object["counts"] as? [String: NSNumber])
             self.counts = counts.mapValues(\.intValue)
+            decided = try #require((object["decidedBySource"] as? NSNumber)?.intValue)
             successRate = (object["successRate"] as? NSNumber)?.doubleValue
             latency = (object["latencyMs"] as? [String: NSNumber])?.mapValues(\.int64Value)
             #expect(object["successRate"] != nil && object["latencyMs"] != nil, "every key is present, null when empty")
@@ -48,7 +51,7 @@ struct StatsCommandTests {
             let counts = self.counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             let rate = successRate.map { String($0) } ?? "nil"
             let latency = (self.latency ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            return "total \(total) [\(counts)] rate \(rate) latency [\(latency)]"
+            return "total \(total) [\(counts)] decided \(decided) rate \(rate) latency [\(latency)]"
         }
 
         static func == (lhs: Expected, rhs: Expected) -> Bool {
@@ -57,7 +60,7 @@ struct StatsCommandTests {
             case let (left?, right?): abs(left - right) < 1e-6
             default: false
             }
-            return lhs.total == rhs.total && lhs.counts == rhs.counts && rates && lhs.latency == rhs.latency
+            return lhs.total == rhs.total && lhs.counts == rhs.counts && lhs.decided == rhs.decided && rates && lhs.latency == rhs.latency
         }
     }
 
@@ -156,6 +159,44 @@ struct StatsCommandTests {
         let failing = try Expected(json: noSuccess.standardOutputData)
         #expect(failing == Expected(Array(Fixtures.standard[3...6])), "\(noSuccess)")
         #expect(failing.successRate == 0 && failing.latency == nil)
-        #expect(noneText.status == 0 && noneText.standardOutput.contains("success rate  -"), "\(noneText)")
+        #expect(noneText.status == 0, "\(noneText)")
+        #expect(noneText.lines == [
+            "fetches       0",
+            "succeeded     0",
+            "failed        0",
+            "cancelled     0",
+            "timed-out     0",
+            "interrupted   0",
+            "running       0",
+            "success rate  -  (0 succeeded of 0 that succeeded, failed or timed out)",
+            "latency       - (no succeeded fetches)",
+        ], "\(noneText)")
+    }
+
+    @Test func ratesAreWrittenWithSixDecimalsLikePrintf() async throws {
+        // Given 1 succeeded fetch of 20 ms and 19 failed ones: a rate of 0.05
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(
+            [.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0, duration: 20, value: 3)]
+                + (2...20).map { .make("failed", id: Ids.fetch($0), at: Fixtures.day0 + Int64($0) * 1000) }
+        )
+
+        // When stats are asked for as JSON and as text
+        let json = try await sandbox.run("stats", "--format", "json")
+        let text = try await sandbox.run("stats")
+
+        // Then JSON has every key in its order, the rate as printf's %.6f writes it; the text says 5.0%
+        #expect(json.status == 0, "\(json)")
+        let buckets = [0, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000]
+        let histogram = buckets.indices.map { index in
+            let to = index + 1 < buckets.count ? String(buckets[index + 1]) : "null"
+            return #"{"fromMs":\#(buckets[index]),"toMs":\#(to),"count":\#(index == 1 ? 1 : 0)}"#
+        }
+        #expect(json.lines == [
+            #"{"total":20,"counts":{"succeeded":1,"failed":19,"cancelled":0,"timed-out":0,"interrupted":0,"running":0},"#
+                + #""decidedBySource":20,"successRate":0.050000,"latencyMs":{"p50":20,"p90":20,"p99":20,"max":20},"#
+                + #""histogram":[\#(histogram.joined(separator: ","))],"by":null}"#,
+        ], "\(json)")
+        #expect(text.lines.contains("success rate  5.0%  (1 succeeded of 20 that succeeded, failed or timed out)"), "\(text)")
     }
 }

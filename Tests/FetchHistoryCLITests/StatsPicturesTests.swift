@@ -75,6 +75,30 @@ struct StatsPicturesTests {
         #expect(groups.count > 1)
     }
 
+    @Test(arguments: [
+        ("day", ["2026-11-20", "2026-11-21"]),
+        ("hour", ["2026-11-20 23:00", "2026-11-21 01:00"]),
+    ])
+    func daysAndHoursAreTheUsersLocalOnes(_ grouping: String, _ keys: [String]) async throws {
+        // Given fetches at 14:00 and 16:00 UTC: 23:00 that day and 01:00 the next in Tokyo (UTC+9)
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([
+            .make("succeeded", id: Ids.fetch(1), at: ISO.ms("2026-11-20T14:00:00")),
+            .make("failed", id: Ids.fetch(2), at: ISO.ms("2026-11-20T16:00:00")),
+        ])
+
+        // When stats are broken down by day or hour in Tokyo
+        let result = try await sandbox.run(
+            ["stats", "--by", grouping, "--format", "json"], environment: sandbox.environment(.sandbox, ["TZ": "Asia/Tokyo"])
+        )
+
+        // Then each fetch is in its Tokyo day or hour
+        let by = try #require(try Self.json(result)["by"] as? [String: Any], "\(result)")
+        let groups = try #require(by["groups"] as? [[String: Any]], "\(result)")
+        #expect(groups.map { $0["key"] as? String } == keys, "\(result)")
+        #expect(groups.map { $0["total"] as? Int } == [1, 1], "\(result)")
+    }
+
     @Test func theTextBreakdownIsATableAfterTheSummary() async throws {
         // Given the standard history
         let sandbox = try Sandbox()
@@ -136,6 +160,56 @@ struct StatsPicturesTests {
         #expect(plain.lines.contains { $0.hasPrefix("  100ms-250ms ") && $0.hasSuffix("  " + String(repeating: "#", count: 40)) }, "\(plain)")
         let blocksLine = blocks.standardOutput.split(whereSeparator: \.isNewline).first { $0.hasPrefix("  500ms–1s ") }
         #expect(blocksLine?.hasSuffix("  1   0.1%  ▏") == true, "\(blocks)")
+    }
+
+    @Test func aBarIsItsBucketsShareOfTheLargestRoundedToTheNearestCharacterOrEighth() async throws {
+        // Given two fetches of 120 ms and three of 600 ms: the smaller bar is 2/3 of 40, 26.67 characters
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords((1...5).map { number in
+            .make("succeeded", id: Ids.fetch(number), at: Fixtures.day0 + Int64(number) * 1000, duration: number <= 2 ? 120 : 600)
+        })
+
+        // When the chart is printed plain (to a pipe) and in blocks (to a terminal)
+        let plain = try await sandbox.succeed("stats")
+        let blocks = try await sandbox.run(
+            ["-qec", "'\(FetchHistoryProcess.binary.path)' stats", "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script")
+        )
+
+        // Then the smaller bar is 27 #, or 26 blocks and five eighths (213.3 eighths rounded)
+        #expect(Array(plain.lines.suffix(3)) == [
+            "  100ms-250ms  2  40.0%  " + String(repeating: "#", count: 27),
+            "  250ms-500ms  0   0.0%",
+            "  500ms-1s     3  60.0%  " + String(repeating: "#", count: 40),
+        ], "\(plain)")
+        #expect(blocks.status == 0, "\(blocks)")
+        let chart = blocks.standardOutput.split(whereSeparator: \.isNewline).map(String.init).suffix(3)
+        #expect(Array(chart) == [
+            "  100ms–250ms  2  40.0%  " + String(repeating: "█", count: 26) + "▋",
+            "  250ms–500ms  0   0.0%",
+            "  500ms–1s     3  60.0%  " + String(repeating: "█", count: 40),
+        ], "\(blocks)")
+    }
+
+    @Test func bucketsFromThirtySecondsOnAreLabelledInMinutes() async throws {
+        // Given one fetch of 45 s and one of 61 s
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([
+            .make("succeeded", id: Ids.fetch(1), at: Fixtures.day0, duration: 45_000),
+            .make("succeeded", id: Ids.fetch(2), at: Fixtures.day0 + 100_000, duration: 61_000),
+        ])
+
+        // When the chart is printed plain and in blocks
+        let plain = try await sandbox.succeed("stats")
+        let blocks = try await sandbox.run(
+            ["-qec", "'\(FetchHistoryProcess.binary.path)' stats", "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script")
+        )
+
+        // Then the buckets are 30s to 1m and 1m or more
+        let bar = String(repeating: "#", count: 40)
+        #expect(Array(plain.lines.suffix(2)) == ["  30s-1m  1  50.0%  " + bar, "  >= 1m   1  50.0%  " + bar], "\(plain)")
+        let blockBar = String(repeating: "█", count: 40)
+        let chart = blocks.standardOutput.split(whereSeparator: \.isNewline).map(String.init).suffix(2)
+        #expect(Array(chart) == ["  30s–1m  1  50.0%  " + blockBar, "  ≥ 1m    1  50.0%  " + blockBar], "\(blocks)")
     }
 
     @Test func anUnknownGroupingIsAUsageError() async throws {

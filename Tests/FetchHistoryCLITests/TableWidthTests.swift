@@ -86,6 +86,42 @@ struct TableWidthTests {
         Self.expectAligned(result.lines, "SOURCE")
     }
 
+    @Test func zeroWidthCharactersTakeNoCell() async throws {
+        // Given a value with a zero width space and a word joiner in it, beside a plain number
+        let sandbox = try Sandbox()
+        let invisible = "zero\u{200B}width\u{2060}joined"
+        try await sandbox.succeed("import", "-", stdin: Data((
+            ExportRecord.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0, value: 7).jsonLine + "\n"
+                + ExportRecord.make("succeeded", id: Ids.fetch(2), at: Fixtures.day0 + 1000, value: 0).jsonLine
+                .replacingOccurrences(of: "\"value\":0,", with: "\"value\":\"\(invisible)\",") + "\n"
+        ).utf8))
+
+        // When listed wide enough for everything
+        let result = try await sandbox.run(["list"], environment: sandbox.environment(.sandbox, ["COLUMNS": "200"]))
+
+        // Then the characters are printed, and SOURCE starts at the same cell in every row
+        #expect(result.status == 0 && result.lines.count == 3, "\(result)")
+        #expect(result.lines[1].contains("\"\(invisible)\"  random"), "\(result)")
+        Self.expectAligned(result.lines, "SOURCE")
+    }
+
+    @Test func resultAndSourceNeverGetNarrowerThanTheirHeaders() async throws {
+        // Given a long value and a long URL
+        let sandbox = try await Self.history()
+
+        // When listed 30 columns wide: less than the fixed columns alone take
+        let result = try await sandbox.run(["list"], environment: sandbox.environment(.sandbox, ["COLUMNS": "30"]))
+
+        // Then RESULT and SOURCE keep the six cells of their headers: the headers whole, the cells cut to six
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == [
+            "ID        STARTED              DURATION  OUTCOME    HTTP  BYTES  RESULT  SOURCE",
+            "00000003  2026-11-20 10:00:02     100ms  succeeded  -         -  \"東京…  random",
+            "00000002  2026-11-20 10:00:01     100ms  failed     -         -  the s…  https…",
+            "00000001  2026-11-20 10:00:00     100ms  succeeded  -         -  \"xxxx…  random",
+        ], "\(result)")
+    }
+
     @Test func aPipeWithoutCOLUMNSCutsNoSource() async throws {
         // Given a long URL
         let sandbox = try await Self.history()

@@ -1,6 +1,6 @@
 /// Terminal cells, counted independently of the tool: CJK ideographs, kana,
-/// Hangul syllables and fullwidth punctuation take two, combining marks none, ANSI colour
-/// codes none.
+/// Hangul syllables and fullwidth punctuation take two; combining marks, format characters
+/// (zero width space, word joiner) and ANSI colour codes none.
 enum Cells {
     static func width(_ text: String) -> Int {
         var cells = 0
@@ -24,7 +24,10 @@ enum Cells {
     }
 
     private static func cellsOf(_ scalar: Unicode.Scalar) -> Int {
-        if scalar.properties.generalCategory == .nonspacingMark { return 0 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
         switch scalar.value {
         case 0x3000...0x30FF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFF60: return 2
         default: return 1
