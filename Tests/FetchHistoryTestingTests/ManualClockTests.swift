@@ -145,3 +145,19 @@ private final class StartCount: Sendable {
     var value: Int { count.load(ordering: .acquiring) }
     func increment() { count.add(1, ordering: .releasing) }
 }
+
+extension ManualClockTests {
+    @Test func advancingToAnEarlierMomentLeavesTheClockWhereItIs() async throws {
+        // Given a clock moved to 5 s
+        let clock = ManualClock()
+        clock.advance(to: .seconds(5))
+
+        // When it is told to go to 2 s
+        clock.advance(to: .seconds(2))
+
+        // Then it is still at 5 s: a sleeper until 3 s is already due
+        #expect(clock.now.offset == .seconds(5))
+        try await withTimeout(.seconds(20)) { try await clock.sleep(until: .init(offset: .seconds(3))) }
+        #expect(clock.sleeperCount == 0)
+    }
+}

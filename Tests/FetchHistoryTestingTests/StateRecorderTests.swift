@@ -195,3 +195,19 @@ import Testing
         }
     }
 }
+
+extension StateRecorderTests {
+    @Test func withoutAClockEveryOffsetIsZero() async throws {
+        // Given a recorder made without a clock (real time passes while it records)
+        let counter = Counter()
+        let recorder = StateRecorder { counter.value }
+
+        // When the state changes and is recorded
+        counter.value = 1
+        #expect(try await recorder.next() == 0)
+        #expect(try await recorder.next() == 1)
+
+        // Then both states are at offset zero, not at the real time that passed
+        #expect(recorder.events == [.next(.zero, 0), .next(.zero, 1)])
+    }
+}

@@ -264,3 +264,32 @@ struct FetchRecordReaderTests {
         #expect(RecordKey.allCases.map { "\($0)" } == written)
     }
 }
+
+extension FetchRecordReaderTests {
+    @Test func blankLinesAndCRLFEndingsAreNoRecords() async throws {
+        // Given JSON lines with a blank line first, between records and at
+        // the end, and a record ended by \r\n
+        let lines = Self.fetches.map(FetchJSON.string)
+        let data = Data(("\n" + lines[0] + "\r\n\n" + lines[1] + "\n" + lines[2] + "\n\n").utf8)
+
+        // When it is read with every chunk size
+        let reads = try await runOnDedicatedThread {
+            try (1...data.count).map { chunkSize in try Self.read(data, chunkSize: chunkSize).fetches }
+        }
+
+        // Then each read gives the three fetches and nothing else
+        for (chunkSize, fetches) in zip(1..., reads) {
+            #expect(fetches == Self.fetches, "chunk size \(chunkSize)")
+        }
+    }
+
+    @Test(arguments: ["[]", "[\n]\n", " [ ] ", "\n[]\n\n"])
+    func anEmptyArrayIsNoRecords(_ text: String) throws {
+        // Given an export of no fetches, as a JSON array
+        // When it is read
+        let read = try Self.read(Data(text.utf8), chunkSize: 1)
+
+        // Then there is no record, and no error
+        #expect(read.fetches.isEmpty)
+    }
+}

@@ -53,6 +53,7 @@ import FoundationNetworking
     @Test(arguments: [
         ("42", 42), (" 42\n", 42), ("-7", -7), ("42.0", 42), ("4.2e1", 42),
         (#"{"number": 5}"#, 5), (#"{"value": 6, "unit": "apples"}"#, 6), (#" {"number":8} "#, 8),
+        (#"{"value": 1, "number": 2}"#, 2), (#"{"number": 2, "value": 1}"#, 2),
     ])
     func acceptsEachNumberShape(_ body: String, _ expected: Int) async throws {
         let answer = try await answer(to: .ok(body))
@@ -73,7 +74,10 @@ import FoundationNetworking
         #expect(error?.errorDescription == "HTTP \(status)")
     }
 
-    @Test(arguments: ["hello", "", "42.5", #"{"number": "5"}"#, #"{"count": 5}"#, "[1]", "42 43", "0x2A"])
+    @Test(arguments: [
+        "hello", "", "42.5", #"{"number": "5"}"#, #"{"count": 5}"#, "[1]", "42 43", "0x2A",
+        #"{"number":1,"number":2}"#, "1e16", "-1e16", "1e300",
+    ])
     func aBodyThatIsNotANumberFailsWithAPreview(_ body: String) async {
         let error = await failure(for: .ok(body))
         #expect(error?.errorDescription == "response is not a number: \"\(body.trimmingCharacters(in: .whitespaces))\"")
@@ -117,6 +121,13 @@ import FoundationNetworking
         (URLError.Code.cannotConnectToHost, "connection refused by HOST"),
         (.cannotFindHost, "host not found: HOST"),
         (.secureConnectionFailed, "TLS handshake with HOST failed (-1200)"),
+        (.dnsLookupFailed, "host not found: HOST"),
+        (.timedOut, "HOST stopped answering (idle timeout)"),
+        (.networkConnectionLost, "connection to HOST lost"),
+        (.notConnectedToInternet, "no network connection"),
+        (.serverCertificateUntrusted, "TLS handshake with HOST failed (-1202)"),
+        (.badServerResponse, "HOST sent a malformed response"),
+        (.resourceUnavailable, "network error -1008 talking to HOST"),
     ])
     func aTransportFailureSaysWhatHappenedWithoutTheURL(_ code: URLError.Code, _ message: String) async throws {
         let stub = URLProtocolStub { _ in .fail(URLError(code)) }
@@ -178,6 +189,7 @@ import FoundationNetworking
         ("https://h/n?api%5Fkey=abc", "https://h/n?api%5Fkey=***"),
         ("https://h/n?page=1#access_token=abc&state=x", "https://h/n?page=1#access_token=***&state=x"),
         ("https://u:p@h:8443/n?token=t&token=u", "https://***:***@h:8443/n?token=***&token=***"),
+        ("https://h/n?a=1&&token=x&flag&=y", "https://h/n?a=1&&token=***&flag&=y"),
     ])
     func secretsAreReplaced(_ original: String, _ redacted: String) throws {
         #expect(RedactedURL(try #require(URL(string: original))).description == redacted)

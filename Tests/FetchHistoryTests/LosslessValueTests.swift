@@ -132,3 +132,18 @@ extension LosslessValueTests {
         #expect(value.json == #"{"a":"a/b","z":1}"#)
     }
 }
+
+extension LosslessValueTests {
+    @Test func aValueJSONCannotHoldIsRefusedNamingItsType() {
+        // Given a Double that is not a number, which JSON has no way to write
+        // When it is turned into a fetched value
+        // Then it is refused, naming the type it came from
+        #expect {
+            try FetchValue(encoding: Double.nan)
+        } throws: { error in
+            guard let error = error as? FetchValueError else { return false }
+            return error.valueType == "Double"
+                && error.description.hasPrefix("the value is not a Double this fetch-history can read or write as JSON: ")
+        }
+    }
+}

@@ -6,7 +6,7 @@ import Testing
 /// the file is left as it was.
 @Suite struct OpenFailureTests {
     enum Case: String, CaseIterable, Sendable {
-        case missing, empty, directory, text, foreign, newer, readOnlyFile, readOnlyFolder
+        case missing, missingForWriting, empty, directory, text, foreign, newer, readOnlyFile, readOnlyFolder
     }
 
     /// Makes the case's file in `folder`; returns its path, the access to open it with, and the failure expected.
@@ -15,6 +15,9 @@ import Testing
         switch kind {
         case .missing:
             return (path, .readOnly, .missing)
+        case .missingForWriting:
+            // Only .create may create the file.
+            return (path, .readWrite, .missing)
         case .empty:
             #expect(FileManager.default.createFile(atPath: path, contents: Data()))
             return (path, .readOnly, .empty)

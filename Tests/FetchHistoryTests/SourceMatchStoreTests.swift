@@ -18,6 +18,7 @@ struct SourceMatchStoreTests {
         "http://h/a",  // 6
         "http://h/*x",  // 7: a literal *
         "http://h/?x",  // 8: a literal ?
+        "https://bare.example",  // 9: a host with nothing after it
     ]
 
     static func history() throws -> HistoryStore {
@@ -49,6 +50,8 @@ struct SourceMatchStoreTests {
         ("RANDOM", []),
         ("Q.EXAMPLE", []),
         ("HTTP://h/a", []),
+        ("bare.example", [9]),
+        ("bare.exam", []),
     ])
     func bothWaysFindTheSameSources(text: String, expected: [Int]) throws {
         // Given fetches from sources whose host ends at ?, # or /, and paths with [, * and ?

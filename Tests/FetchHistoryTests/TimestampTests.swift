@@ -99,3 +99,36 @@ import Testing
         #expect(ISO8601DateTime(utf8: Array("2026-11-22".utf8))?.zoneOffsetMilliseconds == nil)
     }
 }
+
+extension TimestampTests {
+    @Test(arguments: [
+        (Int64(-62_167_219_200_000), "0000-01-01T00:00:00.000Z"),
+        (-62_167_219_200_001, "-1-12-31T23:59:59.999Z"),
+        (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+        (253_402_300_800_000, "10000-01-01T00:00:00.000Z"),
+    ])
+    func aYearOutsideFourDigitsIsWrittenAsItIs(_ milliseconds: Int64, _ text: String) {
+        #expect(Timestamp(millisecondsSince1970: milliseconds).iso8601 == text)
+    }
+
+    @Test func aLocalTimeJustBeforeTheSpringForwardIsReadWithItsOwnOffset() throws {
+        // Given Paris, which moves from +01:00 to +02:00 at 01:00 UTC on 29 March 2026
+        let paris = try #require(TimeZone(identifier: "Europe/Paris"))
+
+        // When 01:30 local, still winter time (whose naive reading as UTC is
+        // already summer time), and 03:30 local, summer time, are read
+        let winter = Timestamp(iso8601: "2026-03-29T01:30", timeZone: paris)
+        let summer = Timestamp(iso8601: "2026-03-29T03:30", timeZone: paris)
+
+        // Then each is read with the offset in force at that moment
+        #expect(winter?.iso8601 == "2026-03-29T00:30:00.000Z")
+        #expect(summer?.iso8601 == "2026-03-29T01:30:00.000Z")
+    }
+
+    @Test func aDateIsTruncatedToTheMillisecondBelow() {
+        // Given dates between two milliseconds, after 1970 and just before it
+        // Then each is the millisecond below it, never rounded up
+        #expect(Timestamp(Date(timeIntervalSince1970: 1.0019)).millisecondsSince1970 == 1_001)
+        #expect(Timestamp(Date(timeIntervalSince1970: -0.0004)).millisecondsSince1970 == -1)
+    }
+}
