@@ -247,7 +247,7 @@ struct FetchRecordReaderTests {
         let error = await runOnDedicatedThread { Self.importError(data, chunkSize: 1 << 16) }
 
         // Then it is refused where the record starts
-        #expect(error == ImportError(line: 2, column: 3, record: nil, message: "the record starting here is longer than 16 MiB"))
+        #expect(error == ImportError(line: 2, column: 3, record: 2, message: "the record starting here is longer than 16 MiB"))
     }
 
     @Test func theReaderKnowsTheKeysTheExportWritesInTheirOrder() throws {

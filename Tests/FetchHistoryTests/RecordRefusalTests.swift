@@ -112,7 +112,7 @@ struct RecordRefusalTests {
         Edit(base: .failed, from: #""endedAt":"\#(endText)","durationMs":30"#, to: #""endedAt":null,"durationMs":null"#,
              message: "'endedAt' is missing for a failed fetch"),
         Edit(base: .interrupted, from: #""endedAt":null,"durationMs":null"#, to: #""endedAt":"\#(endText)","durationMs":30"#,
-             message: "'endedAt' must be null for a interrupted fetch"),
+             message: "'endedAt' must be null for an interrupted fetch"),
         Edit(base: .succeeded, from: #""durationMs":30"#, to: #""durationMs":null"#,
              message: "'durationMs' must be given exactly when 'endedAt' is"),
         Edit(base: .interrupted, from: #""durationMs":null"#, to: #""durationMs":30"#,
@@ -211,15 +211,15 @@ extension RecordRefusalTests {
         // When each is read
         // Then it is refused at the second one, naming the key
         #expect(Self.error(reading: String(knownTwice)) == ImportError(
-            line: 1, column: try Self.column(of: #""source":"other""#, in: String(knownTwice)), record: nil,
+            line: 1, column: try Self.column(of: #""source":"other""#, in: String(knownTwice)), record: 1,
             message: "the key 'source' appears twice"
         ))
         #expect(Self.error(reading: String(unknownTwice)) == ImportError(
-            line: 1, column: try Self.column(of: #""note":2"#, in: String(unknownTwice)), record: nil,
+            line: 1, column: try Self.column(of: #""note":2"#, in: String(unknownTwice)), record: 1,
             message: "the key 'note' appears twice"
         ))
         #expect(Self.error(reading: nestedTwice) == ImportError(
-            line: 1, column: try Self.column(of: #""a":2"#, in: nestedTwice), record: nil,
+            line: 1, column: try Self.column(of: #""a":2"#, in: nestedTwice), record: 1,
             message: "the key 'a' appears twice"
         ))
     }
@@ -231,7 +231,7 @@ extension RecordRefusalTests {
         // When it is read
         // Then it is not JSON: refused at the zero
         #expect(Self.error(reading: line) == ImportError(
-            line: 1, column: try Self.column(of: #""durationMs":030"#, in: line) + #""durationMs":"#.utf8.count, record: nil,
+            line: 1, column: try Self.column(of: #""durationMs":030"#, in: line) + #""durationMs":"#.utf8.count, record: 1,
             message: "numbers may not have leading zeros"
         ))
     }

@@ -128,18 +128,18 @@ struct RecordFields {
 
         let isEnded = status != .running && status != .interrupted
         if isEnded != (endedAt != nil) {
-            throw RecordError(message: isEnded ? "'endedAt' is missing for a \(status.rawValue) fetch" : "'endedAt' must be null for a \(status.rawValue) fetch")
+            throw RecordError(message: isEnded ? "'endedAt' is missing for \(Self.aFetch(status))" : "'endedAt' must be null for \(Self.aFetch(status))")
         }
         if (endedAt == nil) != (duration == nil) {
             throw RecordError(message: "'durationMs' must be given exactly when 'endedAt' is")
         }
         if let duration, duration < 0 { throw RecordError(message: "'durationMs' is negative") }
         if (status == .succeeded) != (value != nil) {
-            throw RecordError(message: status == .succeeded ? "'value' is missing for a succeeded fetch" : "'value' must be null for a \(status.rawValue) fetch")
+            throw RecordError(message: status == .succeeded ? "'value' is missing for a succeeded fetch" : "'value' must be null for \(Self.aFetch(status))")
         }
-        if status != .failed, error != nil { throw RecordError(message: "'error' must be null for a \(status.rawValue) fetch") }
+        if status != .failed, error != nil { throw RecordError(message: "'error' must be null for \(Self.aFetch(status))") }
         if status != .cancelled, reasonText != nil {
-            throw RecordError(message: "'cancelReason' must be null for a \(status.rawValue) fetch")
+            throw RecordError(message: "'cancelReason' must be null for \(Self.aFetch(status))")
         }
 
         let outcome: FetchOutcome?
@@ -163,6 +163,11 @@ struct RecordFields {
             id: id, sessionID: session, source: source, startedAt: startedAt, endedAt: endedAt,
             durationMilliseconds: duration, outcome: outcome, response: response, script: script
         )
+    }
+
+    /// "a failed fetch", "an interrupted fetch".
+    private static func aFetch(_ status: FetchStatus) -> String {
+        (status.rawValue.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + status.rawValue + " fetch"
     }
 
     // MARK: - Values, decoded straight from the input

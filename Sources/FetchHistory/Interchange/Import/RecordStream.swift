@@ -90,11 +90,11 @@ struct RecordStream {
                 do {
                     _ = try input.refill(keepingFrom: start)
                 } catch is InputBuffer.Overflow {
-                    throw importError(at: start, "the record starting here is longer than \(InputBuffer.maximumSize >> 20) MiB")
+                    throw importError(at: start, "the record starting here is longer than \(InputBuffer.maximumSize >> 20) MiB", record: recordNumber)
                 }
                 start = 0
             } catch {
-                throw importError(at: error.offset, error.message)
+                throw importError(at: error.offset, error.message, record: recordNumber)
             }
         }
         let fetch: Fetch
