@@ -80,6 +80,10 @@ final class LocalHTTPServer: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while head.range(of: Data("\r\n\r\n".utf8)) == nil {
             let count = read(connection, &buffer, buffer.count)
+            // A signal to the test process (a child's exit) interrupts a read
+            // that has read nothing; closing then would look, to the client,
+            // like a server that answered nothing ("malformed response").
+            if count < 0, errno == EINTR { continue }
             if count <= 0 { return }
             head.append(contentsOf: buffer[0..<count])
         }
@@ -105,6 +109,7 @@ final class LocalHTTPServer: @unchecked Sendable {
                 var offset = 0
                 while offset < raw.count {
                     let written = send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    if written < 0, errno == EINTR { continue }
                     if written <= 0 { return }
                     offset += written
                 }
