@@ -394,6 +394,26 @@ import Testing
         #expect(ended.map(\.id) == [next])
     }
 
+    @Test func aFollowerGivenAWatchedFetchAndANewerOneInOneChangeIsGivenEachOnce() throws {
+        // Given a follower that saw a fetch running
+        let running = try record(nil, at: 2_000)
+        var cursor = try store.read { db in try db.cursor() }
+
+        // When it ends, and a newer fetch is recorded, before the follower looks
+        try store.write { db in try db.recordEnd(
+            of: running, at: Timestamp(millisecondsSince1970: 2_500), duration: .milliseconds(500),
+            outcome: .succeeded(1), cause: .answer(1)
+        ) }
+        let newer = try record(.succeeded(2), at: 3_000)
+
+        // Then the follower is given both, and on its next look neither again:
+        // the watched fetch, read after the newer one, does not move it back
+        let first = try store.read { db in try db.fetchesEnded(after: &cursor, matching: HistoryFilter()) }
+        let second = try store.read { db in try db.fetchesEnded(after: &cursor, matching: HistoryFilter()) }
+        #expect(first.map(\.id) == [running, newer])
+        #expect(second.isEmpty)
+    }
+
     @Test func fetchesRecordedAfterTheNewestWasDeletedAreNumberedOnUpward() throws {
         // Given a history whose newest fetch was deleted
         try record(.succeeded(1), at: 2_000)
