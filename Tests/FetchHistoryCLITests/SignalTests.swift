@@ -100,11 +100,10 @@ struct SignalTests {
 /// came, and when the client hung up on it (a cancelled fetch drops its
 /// connection).
 private final class HangUpServer: @unchecked Sendable {
-    // Unchecked: `listener` and `port` are set once in init; the rest is behind mutexes or groups.
+    // Unchecked: the groups are entered once in init, then only left.
 
-    let port: UInt16
-    private let listener: Int32
-    private let stopped = Mutex(false)
+    var port: UInt16 { listener.port }
+    private let listener: LoopbackListener
     private let seen = Mutex<(request: Bool, hangUp: Bool)>((false, false))
     /// Left when the first request's head has been read, or the server ended.
     private let requested = DispatchGroup()
@@ -112,7 +111,7 @@ private final class HangUpServer: @unchecked Sendable {
     private let hungUp = DispatchGroup()
 
     init() throws {
-        (listener, port) = try LoopbackListener.open()
+        listener = try LoopbackListener()
         requested.enter()
         hungUp.enter()
         Thread { [self] in serveTheFirstConnection() }.start()
@@ -133,14 +132,10 @@ private final class HangUpServer: @unchecked Sendable {
     }
 
     func stop() {
-        let wasStopped = stopped.withLock { value in
-            defer { value = true }
-            return value
-        }
-        if !wasStopped { shutdown(listener, Int32(SHUT_RDWR)) }
+        listener.stop()
     }
 
-    private var isStopped: Bool { stopped.withLock { $0 } }
+    private var isStopped: Bool { listener.isStopped }
 
     private func serveTheFirstConnection() {
         var (requestLeft, hangUpLeft) = (false, false)
@@ -148,9 +143,9 @@ private final class HangUpServer: @unchecked Sendable {
         defer {
             if !requestLeft { requested.leave() }
             if !hangUpLeft { hungUp.leave() }
-            close(listener)
+            listener.close()
         }
-        guard let connection = LoopbackListener.nextConnection(on: listener, isStopped: { isStopped }) else { return }
+        guard let connection = listener.nextConnection() else { return }
         defer { close(connection) }
         var buffer = [UInt8](repeating: 0, count: 4096)
         var head = Data()

@@ -5,7 +5,7 @@ import Synchronization
 /// source is tested end to end with no network. Each connection gets one
 /// response from `respond`, then is closed.
 final class LocalHTTPServer: @unchecked Sendable {
-    // Unchecked: `listener` and `port` are set once in init; the rest is behind mutexes.
+    // Unchecked: `listener` is set once in init; the rest is behind mutexes.
 
     enum Reply: Sendable {
         /// A status line, Content-Length and the body.
@@ -14,16 +14,15 @@ final class LocalHTTPServer: @unchecked Sendable {
         case hang
     }
 
-    let port: UInt16
-    private let listener: Int32
-    private let stopped = Mutex(false)
+    var port: UInt16 { listener.port }
+    private let listener: LoopbackListener
     private let requestLines = Mutex<[String]>([])
     private let respond: @Sendable (String) -> Reply
 
     /// `respond` gets the request line (`GET /path?query HTTP/1.1`).
     init(respond: @escaping @Sendable (String) -> Reply) throws {
         self.respond = respond
-        (listener, port) = try LoopbackListener.open()
+        listener = try LoopbackListener()
         Thread { [self] in acceptLoop() }.start()
     }
 
@@ -54,21 +53,14 @@ final class LocalHTTPServer: @unchecked Sendable {
 
     /// Stops accepting and wakes every held connection.
     func stop() {
-        let wasStopped = stopped.withLock { value in
-            defer { value = true }
-            return value
-        }
-        guard !wasStopped else { return }
-        // Wakes the accept loop, which closes the listener itself, so its
-        // number cannot be reused under it.
-        shutdown(listener, Int32(SHUT_RDWR))
+        listener.stop()
     }
 
-    private var isStopped: Bool { stopped.withLock { $0 } }
+    private var isStopped: Bool { listener.isStopped }
 
     private func acceptLoop() {
-        defer { close(listener) }
-        while let connection = LoopbackListener.nextConnection(on: listener, isStopped: { isStopped }) {
+        defer { listener.close() }
+        while let connection = listener.nextConnection() {
             Thread { [self] in serve(connection) }.start()
         }
     }

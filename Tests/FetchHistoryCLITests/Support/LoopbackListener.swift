@@ -1,12 +1,22 @@
 import Foundation
+import Synchronization
 
 /// A listening TCP socket on 127.0.0.1 at a port the kernel picks, for the
-/// tests' local servers.
-enum LoopbackListener {
-    /// The listening descriptor and its port. Close-on-exec under the
-    /// launch lock, like every descriptor the tests hold while children are
-    /// launched, or a child would keep the port or a connection open.
-    static func open() throws -> (descriptor: Int32, port: UInt16) {
+/// tests' local servers: the one owner of its descriptor.
+///
+/// `stop()` (from any thread) and `close()` (by the thread that accepts,
+/// when it is done) share one lock, so a stop never shuts down a descriptor
+/// number that was closed and then reused by another test's socket; that
+/// race made a server of another test refuse connections.
+final class LoopbackListener: Sendable {
+    let port: UInt16
+    private let descriptor: Int32
+    private let state = Mutex((stopped: false, closed: false))
+
+    /// Close-on-exec under the launch lock, like every descriptor the tests
+    /// hold while children are launched, or a child would keep the port or
+    /// a connection open.
+    init() throws {
         let listener = FetchHistoryProcess.launchLock.withLock { _ in
             let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             if listener >= 0 { FetchHistoryProcess.closeOnExec(listener) }
@@ -21,28 +31,51 @@ enum LoopbackListener {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0, listen(listener, 16) == 0 else {
-            close(listener)
+            Glibc.close(listener)
             throw SandboxError("bind/listen: \(String(cString: strerror(errno)))")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
-        return (listener, UInt16(bigEndian: address.sin_port))
+        descriptor = listener
+        port = UInt16(bigEndian: address.sin_port)
     }
 
-    /// The next connection to `listener`, close-on-exec; nil once
-    /// `isStopped` says so or the listener fails (it was shut down). It
-    /// waits in `poll` first: `accept` runs under the launch lock, which
-    /// must never be held while blocked.
-    static func nextConnection(on listener: Int32, isStopped: () -> Bool) -> Int32? {
-        var pollDescriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        while !isStopped() {
+    deinit { close() }
+
+    var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Stops accepting: wakes a `nextConnection()` waiting in `poll`.
+    func stop() {
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            if !state.closed { shutdown(descriptor, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    /// Closes the descriptor, once. Called by the thread that accepts, when
+    /// it has done, so no `poll` or `accept` runs on a closed number.
+    func close() {
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.closed = true
+            Glibc.close(descriptor)
+        }
+    }
+
+    /// The next connection, close-on-exec; nil once stopped or when the
+    /// listener fails. It waits in `poll` first: `accept` runs under the
+    /// launch lock, which must never be held while blocked.
+    func nextConnection() -> Int32? {
+        var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while !isStopped {
             let ready = poll(&pollDescriptor, 1, 100)
             if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-            if ready < 0 || isStopped() { return nil }
+            if ready < 0 || isStopped { return nil }
             let connection = FetchHistoryProcess.launchLock.withLock { _ in
-                let connection = accept(listener, nil, nil)
+                let connection = accept(descriptor, nil, nil)
                 if connection >= 0 { FetchHistoryProcess.closeOnExec(connection) }
                 return connection
             }
