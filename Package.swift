@@ -39,11 +39,33 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedMigrationsTool"]
         ),
+        // The library, in layers the compiler keeps apart (README, "Layout"):
+        // values; interchange and the store on values only; the view state on
+        // values and interchange. `FetchHistory` re-exports the four.
         .target(
-            name: "FetchHistory",
-            dependencies: ["CSQLite"],
+            name: "FetchHistoryModel",
+            swiftSettings: essentialsOnly
+        ),
+        .target(
+            name: "FetchHistoryInterchange",
+            dependencies: ["FetchHistoryModel"],
+            swiftSettings: essentialsOnly
+        ),
+        .target(
+            name: "FetchHistoryStore",
+            dependencies: ["CSQLite", "FetchHistoryModel"],
             swiftSettings: essentialsOnly,
             plugins: ["EmbedMigrations"]
+        ),
+        .target(
+            name: "FetchHistoryViewState",
+            dependencies: ["FetchHistoryModel", "FetchHistoryInterchange"],
+            swiftSettings: essentialsOnly
+        ),
+        .target(
+            name: "FetchHistory",
+            dependencies: ["FetchHistoryModel", "FetchHistoryInterchange", "FetchHistoryStore", "FetchHistoryViewState"],
+            swiftSettings: essentialsOnly
         ),
         // The HTTP source: URLSession, which on Linux links libcurl.
         .target(

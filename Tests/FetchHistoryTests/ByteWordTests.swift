@@ -1,5 +1,9 @@
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// The eight-at-a-time tests the import passes strings and counts newlines
 /// with, against byte-by-byte answers.

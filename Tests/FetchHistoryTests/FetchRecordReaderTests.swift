@@ -1,7 +1,11 @@
 import FetchHistoryTesting
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// The reads here take seconds of CPU in a debug build (every chunk size, a
 /// 16 MiB record), so they run on threads of their own

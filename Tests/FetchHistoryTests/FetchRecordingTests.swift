@@ -2,7 +2,11 @@ import FetchHistoryHTTP
 import FetchHistoryTesting
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// `FetchRecording` and `RecordedFetch` for apps with a view state of their
 /// own: which fetch a cancel tap ends, and when each ending is recorded.

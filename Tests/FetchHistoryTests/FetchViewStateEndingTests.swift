@@ -1,7 +1,11 @@
 import FetchHistoryTesting
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// How each way a fetch can end reaches the screen and the history, at the
 /// edges the scenarios above do not reach.

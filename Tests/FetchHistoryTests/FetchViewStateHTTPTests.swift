@@ -1,5 +1,9 @@
 import Synchronization
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 import FetchHistoryHTTP
 import FetchHistoryTesting
 import Foundation

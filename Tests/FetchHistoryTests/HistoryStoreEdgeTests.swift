@@ -2,7 +2,11 @@ import CSQLite
 import FetchHistoryTesting
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// The store at the edges of its queries: orders within one millisecond,
 /// rules that select nothing or more than there is, text SQLite could cut,

@@ -2,7 +2,11 @@ import Dispatch
 import FetchHistoryTesting
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 @Suite struct HistoryStoreTests {
     let store: HistoryStore

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@_spi(Benchmarks) @testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@_spi(Benchmarks) @testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 @Suite("HistoryStore.importFetches skips what the history has and refuses ids used twice")
 struct ImportFetchesTests {

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// What a record means when it is read back: the edges of what an export
 /// (or a script's rewrite of one) may hold.

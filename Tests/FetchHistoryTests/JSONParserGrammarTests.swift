@@ -1,5 +1,9 @@
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// The import's parser keeps to RFC 8259 where other parsers are lenient:
 /// numbers, nesting and escapes, each refusal with its own message.

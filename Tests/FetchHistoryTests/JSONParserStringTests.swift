@@ -1,5 +1,9 @@
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// The parser passes string bytes eight at a time where it can: what it
 /// must stop at is found at every place, inside a word or in the bytes

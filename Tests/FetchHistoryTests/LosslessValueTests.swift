@@ -1,7 +1,11 @@
 import FetchHistoryTesting
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// Any fetched value is kept exactly: integers as SQLite integers (so SQL
 /// that reads numbers works), everything else as its JSON text.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 @Suite struct MigrationTests {
     @Test func migrationsAreNumberedFromOneWithoutGaps() {

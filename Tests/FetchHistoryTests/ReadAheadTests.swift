@@ -2,7 +2,11 @@ import FetchHistoryTesting
 import Foundation
 import Synchronization
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// `ReadAhead`'s promises, with a reader whose records cost nothing, so it
 /// always runs as far ahead as it may. Its waits block a thread, so each

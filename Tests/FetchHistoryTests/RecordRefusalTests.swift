@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// Every rule an imported record must keep: a record that breaks exactly one
 /// is refused, at its place, in that rule's own words (what `import` prints).

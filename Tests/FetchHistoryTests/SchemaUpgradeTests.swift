@@ -1,7 +1,11 @@
 import FetchHistoryTesting
 import Foundation
 import Testing
-@_spi(Benchmarks) @testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@_spi(Benchmarks) @testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// A history written by the release before schema 5 (version 4), upgraded
 /// in place by opening it: every fetch, every field and every replay stays.

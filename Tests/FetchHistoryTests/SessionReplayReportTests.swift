@@ -1,7 +1,11 @@
 import FetchHistoryTesting
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// What a replay reports at its edges: no fetches, more differences than it
 /// lists, a count that differs, a fetch still running, values in another key

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// `--source` is answered two ways: `list` resolves the sources first
 /// (`Database.sources(matching:)`, a walk of the source index), a follower

@@ -2,7 +2,11 @@ import FetchHistoryTesting
 import Foundation
 import Synchronization
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// A fetch's start waits for the start of the fetch tapped before it, even
 /// when the fetch is cancelled before it starts: otherwise a double tap

@@ -1,7 +1,11 @@
 import CSQLite
 import Foundation
 import Testing
-@testable import FetchHistory
+import FetchHistory
+@testable import FetchHistoryInterchange
+@testable import FetchHistoryModel
+@testable import FetchHistoryStore
+@testable import FetchHistoryViewState
 
 /// What `HistoryStore` promises beyond its queries: snapshots, and failures
 /// as values an app can switch over.

@@ -1,0 +1,58 @@
+import FetchHistoryModel
+
+// Eight bytes at a time, safely: the loads are ordinary bounds-checked
+// subscripts (the compiler merges them into one), and the tests on a word
+// are the classic SWAR ones. The import passes most of its input this way
+// (strings, and the newlines it counts when it drops what it has read), and
+// the writer checks the strings it copies for what needs an escape.
+
+extension [UInt8] {
+    /// The eight bytes at `offset`, the first in the lowest bits.
+    @inline(__always)
+    func word(at offset: Int) -> UInt64 {
+        precondition(offset >= 0 && offset <= count &- 8, "a word past the end of the bytes")
+        // Wrapping index arithmetic: after the check above it cannot
+        // overflow, and without overflow traps the compiler sees that the
+        // eight bounds checks are one and merges the loads.
+        return UInt64(self[offset]) | UInt64(self[offset &+ 1]) &<< 8 | UInt64(self[offset &+ 2]) &<< 16
+            | UInt64(self[offset &+ 3]) &<< 24 | UInt64(self[offset &+ 4]) &<< 32 | UInt64(self[offset &+ 5]) &<< 40
+            | UInt64(self[offset &+ 6]) &<< 48 | UInt64(self[offset &+ 7]) &<< 56
+    }
+}
+
+/// SWAR tests on the eight bytes of a word.
+enum ByteWord {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The high bit of each byte of `word` that is below `limit` (at most
+    /// 0x80): exact for the lowest such byte, and bytes above it may be
+    /// marked too.
+    @inline(__always)
+    static func bytes(below limit: UInt8, in word: UInt64) -> UInt64 {
+        (word &- ones &* UInt64(limit)) & ~word & highBits
+    }
+
+    /// The high bit of each byte of `word` equal to `byte` (exact for the
+    /// lowest one).
+    @inline(__always)
+    static func bytes(equalTo byte: UInt8, in word: UInt64) -> UInt64 {
+        bytes(below: 1, in: word ^ (ones &* UInt64(byte)))
+    }
+
+    /// How many bytes of `word` equal `byte`, exactly.
+    @inline(__always)
+    static func count(of byte: UInt8, in word: UInt64) -> Int {
+        // A byte is zero exactly when neither its low seven bits carry into
+        // the high one nor its high bit is set.
+        let matches = word ^ (ones &* UInt64(byte))
+        let lowSeven = (matches & ~highBits) &+ ~highBits
+        return (~(lowSeven | matches) & highBits).nonzeroBitCount
+    }
+
+    /// The index (0…7) of the lowest byte marked in `marks`, which is not zero.
+    @inline(__always)
+    static func firstMarked(_ marks: UInt64) -> Int {
+        marks.trailingZeroBitCount / 8
+    }
+}

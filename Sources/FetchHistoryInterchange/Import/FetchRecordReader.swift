@@ -1,0 +1,73 @@
+import FetchHistoryModel
+import FoundationEssentials
+
+/// Reads export records back into fetches: a JSON array (`export --format
+/// json`) or one object per line (`--format jsonl`), told apart by the first
+/// character. The input is read a chunk at a time and records are validated
+/// one by one as they are read, so memory stays flat and a bad record is
+/// reported with its position before anything depends on it.
+///
+/// ```swift
+/// try FetchRecordReader(descriptor: STDIN_FILENO).forEach { fetch in … }
+/// ```
+public struct FetchRecordReader {
+    /// Large enough that reading costs nothing next to parsing, small enough
+    /// not to show in memory.
+    public static let defaultChunkSize = 1 << 20
+
+    private let source: any ByteSource
+    private let chunkSize: Int
+
+    /// Reads the records in `data`.
+    public init(data: Data, chunkSize: Int = defaultChunkSize) {
+        self.init(source: DataSource(data), chunkSize: chunkSize)
+    }
+
+    /// Reads the records from an open file, standard input or a pipe, to
+    /// its end. The descriptor stays open.
+    public init(descriptor: Int32, chunkSize: Int = defaultChunkSize) {
+        self.init(source: FileDescriptorSource(descriptor), chunkSize: chunkSize)
+    }
+
+    /// `chunkSize`: how much is read at a time, and the buffer's size unless
+    /// a record is longer.
+    init(source: any ByteSource, chunkSize: Int) {
+        self.source = source
+        self.chunkSize = chunkSize
+    }
+
+    /// Calls `body` with each record in order; reads the input once. Throws
+    /// `ImportError` for input that is not a valid export (and for a
+    /// `RepeatedFetchID` that `body` throws: it gets the record's position),
+    /// `InputReadError` when reading fails.
+    ///
+    /// The input is read and parsed on a thread of its own, a few hundred
+    /// records ahead of `body` (see `ReadAhead`); `body` runs on the calling
+    /// thread, and the input is not read after this returns.
+    public func forEach(_ body: (Fetch) throws -> Void) throws {
+        // Its source is read by the reading thread alone, until `stop`
+        // has waited for that thread to end.
+        nonisolated(unsafe) let reader = self
+        let readAhead = ReadAhead { put in try reader.readRecords(put) }
+        defer { readAhead.stop() }
+        while let batch = try readAhead.next() {
+            for record in batch {
+                do {
+                    try body(record.fetch)
+                } catch let repeated as RepeatedFetchID {
+                    throw record.error(repeated)
+                }
+            }
+        }
+    }
+
+    private func readRecords(_ body: (ParsedRecord) throws -> Void) throws {
+        var stream = RecordStream(input: InputBuffer(source: source, chunkSize: chunkSize))
+        guard let first = try stream.nextByte(skippingNewlines: true) else { return }
+        if first == UInt8(ascii: "[") {
+            try stream.readArray(body)
+        } else {
+            try stream.readLines(body)
+        }
+    }
+}

@@ -1,0 +1,287 @@
+import FetchHistoryModel
+import FoundationEssentials
+
+/// A record's values, found in the input and left there: one slot per
+/// known key (no dictionary, no value tree), decoded into the fetch's
+/// fields only once the record has been read whole. Unknown keys are read
+/// and dropped. One instance serves every record of an import.
+///
+/// Between records it keeps positions, not the input: `fetch(in:)` is
+/// handed the bytes `read` parsed, so that the input buffer is the only
+/// owner of its storage when it refills (a second owner makes it copy).
+struct RecordFields {
+    private var slots = [JSONToken?](repeating: nil, count: RecordKey.allCases.count)
+    /// Strings of `slots` that hold escapes, decoded (rare).
+    private var decoded: [RecordKey: String] = [:]
+    /// The value, when the record is not an object at all.
+    private var notAnObject: JSONToken?
+    /// The input the slots point into, while `fetch(in:)` runs.
+    private var bytes: [UInt8] = []
+    /// Reads the record at the parser's position (after white space).
+    mutating func read(_ parser: inout JSONParser) throws(JSONSyntaxError) {
+        for slot in slots.indices { slots[slot] = nil }
+        if !decoded.isEmpty { decoded.removeAll(keepingCapacity: true) }
+        parser.skipWhitespace()
+        guard parser.current == UInt8(ascii: "{") else {
+            notAnObject = try parser.value()
+            return
+        }
+        notAnObject = nil
+        guard parser.enterObject() else { return }
+        var unknown: Set<String> = []
+        var next = 0
+        repeat {
+            // Exports write the keys in order: try the one after the last first.
+            let keyOffset: Int
+            let slot: RecordKey
+            if let expected = RecordKey(rawValue: next), parser.key(expected.utf8) {
+                keyOffset = parser.index - expected.utf8.count - 3
+                slot = expected
+            } else {
+                let key = try parser.key()
+                keyOffset = key.start - 1
+                guard let known = try Self.slot(of: key, in: parser) else {
+                    _ = try parser.value(depth: 1)
+                    let name = try parser.string(key)
+                    guard unknown.insert(name).inserted else { throw parser.error("the key '\(name)' appears twice", at: keyOffset) }
+                    continue
+                }
+                slot = known
+            }
+            let value = try parser.value(depth: 1)
+            next = slot.rawValue + 1
+            guard slots[slot.rawValue] == nil else {
+                throw parser.error("the key '\(slot.name)' appears twice", at: keyOffset)
+            }
+            slots[slot.rawValue] = value
+            if value.isEscaped { decoded[slot] = try parser.string(value) }
+        } while try parser.nextMember()
+    }
+
+    /// The known key `key` names, if any.
+    private static func slot(of key: JSONToken, in parser: JSONParser) throws(JSONSyntaxError) -> RecordKey? {
+        if key.isEscaped {
+            let name = try parser.string(key)
+            return RecordKey.allCases.first { $0.name == name }
+        }
+        let text = parser.text(of: key)
+        return RecordKey.allCases.first { $0.utf8.count == text.count && JSONParser.bytes(parser.bytes, at: key.start, are: $0.utf8) }
+    }
+
+    struct RecordError: Error {
+        var message: String
+    }
+
+    /// Validates the record and turns it into a fetch. `bytes` are those
+    /// `read` parsed; they are let go of before this returns.
+    mutating func fetch(in bytes: [UInt8]) throws(RecordError) -> Fetch {
+        self.bytes = bytes
+        defer { self.bytes = [] }
+        return try fetch()
+    }
+
+    private func fetch() throws(RecordError) -> Fetch {
+        if let notAnObject {
+            throw RecordError(message: "expected an object, found \(notAnObject.kind.typeName)")
+        }
+        let id = try uuid(.id)
+        let session = try uuid(.session)
+        let source = try required(.source)
+        let statusText = try required(.outcome)
+        guard let status = FetchStatus(rawValue: statusText) else {
+            let names = FetchStatus.allCases.map(\.rawValue).joined(separator: ", ")
+            throw RecordError(message: "'outcome' must be one of \(names), not '\(statusText.prefix(40))'")
+        }
+        guard let startedAt = try time(.startedAt) else { throw RecordError(message: "'startedAt' is missing") }
+        let endedAt = try time(.endedAt)
+        let duration = try integer(.durationMs)
+        let value = fetchValue(.value, keepingNull: status == .succeeded)
+        let error = try string(.error)
+        let reasonText = try string(.cancelReason)
+        let httpStatus = try integer(.status)
+        let bytes = try integer(.bytes)
+        if (httpStatus == nil) != (bytes == nil) { throw RecordError(message: "'status' and 'bytes' must be given together") }
+        var response: SourceResponse?
+        if let httpStatus, let bytes {
+            guard (0...999).contains(httpStatus), bytes >= 0, let byteCount = Int(exactly: bytes) else {
+                throw RecordError(message: "'status' must be 0…999 and 'bytes' not negative")
+            }
+            response = SourceResponse(status: Int(httpStatus), bytes: byteCount)
+        }
+
+        var script: FetchScript?
+        if let tappedAt = try time(.tappedAt) {
+            let timeout = try integer(.timeoutMs)
+            if let timeout, timeout < 0 { throw RecordError(message: "'timeoutMs' is negative") }
+            var end: FetchScript.End?
+            if let name = try string(.endedBy) {
+                let answerValue = fetchValue(.answerValue, keepingNull: name == "answer")
+                guard let at = try time(.endedByAt) else { throw RecordError(message: "'endedByAt' is missing") }
+                guard let cause = FetchEnd.Cause(
+                    name: name, value: answerValue, error: try string(.answerError)
+                ) else {
+                    throw RecordError(message: "'endedBy' must be answer (with answerValue), failure (with answerError), cancel, fetch or timeout, not '\(name.prefix(40))'")
+                }
+                end = FetchScript.End(cause: cause, at: at)
+            }
+            script = FetchScript(tappedAt: tappedAt, timeoutMilliseconds: timeout, end: end)
+        }
+
+        let isEnded = status != .running && status != .interrupted
+        if isEnded != (endedAt != nil) {
+            throw RecordError(message: isEnded ? "'endedAt' is missing for \(Self.aFetch(status))" : "'endedAt' must be null for \(Self.aFetch(status))")
+        }
+        if (endedAt == nil) != (duration == nil) {
+            throw RecordError(message: "'durationMs' must be given exactly when 'endedAt' is")
+        }
+        if let duration, duration < 0 { throw RecordError(message: "'durationMs' is negative") }
+        if (status == .succeeded) != (value != nil) {
+            throw RecordError(message: status == .succeeded ? "'value' is missing for a succeeded fetch" : "'value' must be null for \(Self.aFetch(status))")
+        }
+        if status != .failed, error != nil { throw RecordError(message: "'error' must be null for \(Self.aFetch(status))") }
+        if status != .cancelled, reasonText != nil {
+            throw RecordError(message: "'cancelReason' must be null for \(Self.aFetch(status))")
+        }
+
+        let outcome: FetchOutcome?
+        switch status {
+        case .running: outcome = nil
+        case .succeeded:
+            guard let value else { throw RecordError(message: "'value' is missing for a succeeded fetch") }
+            outcome = .succeeded(value)
+        case .failed:
+            guard let error else { throw RecordError(message: "'error' is missing for a failed fetch") }
+            outcome = .failed(error)
+        case .cancelled:
+            guard let reason = CancelReason(rawValue: reasonText ?? CancelReason.user.rawValue) else {
+                throw RecordError(message: "'cancelReason' must be user or superseded, not '\(reasonText?.prefix(40) ?? "")'")
+            }
+            outcome = .cancelled(reason)
+        case .timedOut: outcome = .timedOut
+        case .interrupted: outcome = .interrupted
+        }
+        return Fetch(
+            id: id, sessionID: session, source: source, startedAt: startedAt, endedAt: endedAt,
+            durationMilliseconds: duration, outcome: outcome, response: response, script: script
+        )
+    }
+
+    /// "a failed fetch", "an interrupted fetch".
+    private static func aFetch(_ status: FetchStatus) -> String {
+        (status.rawValue.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + status.rawValue + " fetch"
+    }
+
+    // MARK: - Values, decoded straight from the input
+
+    /// The string token at `key`; nil for null or no key.
+    private func stringToken(_ key: RecordKey) throws(RecordError) -> JSONToken? {
+        guard let token = slots[key.rawValue], token.kind != .null else { return nil }
+        guard token.kind == .string else {
+            throw RecordError(message: "'\(key.name)' must be a string, not \(token.kind.typeName)")
+        }
+        return token
+    }
+
+    private func string(_ key: RecordKey) throws(RecordError) -> String? {
+        guard let token = try stringToken(key) else { return nil }
+        guard token.isEscaped, let text = decoded[key] else { return String(decoding: text(of: token), as: UTF8.self) }
+        return text
+    }
+
+    private func required(_ key: RecordKey) throws(RecordError) -> String {
+        guard let text = try string(key) else { throw RecordError(message: "'\(key.name)' is missing") }
+        return text
+    }
+
+    /// `body` applied to the UTF-8 of the string at `key`, without making a
+    /// String; nil for null or no key.
+    private func withUTF8<T>(_ key: RecordKey, _ body: (ArraySlice<UInt8>) -> T) throws(RecordError) -> T? {
+        guard let token = try stringToken(key) else { return nil }
+        guard token.isEscaped, let text = decoded[key] else { return body(self.text(of: token)) }
+        return body(ArraySlice(text.utf8))
+    }
+
+    private func text(of token: JSONToken) -> ArraySlice<UInt8> {
+        bytes[token.start..<token.end]
+    }
+
+    /// The JSON value at `key` as a fetched value, exactly as written but
+    /// for the white space between its tokens (an export has none, so
+    /// export → import → export is byte-identical); nil when there is no
+    /// such key, and for null unless `keepingNull` (a fetch that succeeded
+    /// may have fetched null itself).
+    private func fetchValue(_ key: RecordKey, keepingNull: Bool) -> FetchValue? {
+        guard let token = slots[key.rawValue], token.kind != .null || keepingNull else { return nil }
+        let json = switch token.kind {
+        case .null: "null"
+        case .string: String(decoding: bytes[(token.start - 1)..<(token.end + 1)], as: UTF8.self)
+        case .object, .array: Self.compacted(text(of: token))
+        case .number, .bool: String(decoding: text(of: token), as: UTF8.self)
+        }
+        return FetchValue(validJSON: json)
+    }
+
+    /// `json` (one valid value) without white space outside its strings.
+    private static func compacted(_ json: ArraySlice<UInt8>) -> String {
+        var compact: [UInt8] = []
+        compact.reserveCapacity(json.count)
+        var isInString = false
+        var isEscaped = false
+        for byte in json {
+            if isInString {
+                if isEscaped { isEscaped = false }
+                else if byte == UInt8(ascii: "\\") { isEscaped = true }
+                else if byte == UInt8(ascii: "\"") { isInString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                isInString = true
+            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                continue
+            }
+            compact.append(byte)
+        }
+        return String(decoding: compact, as: UTF8.self)
+    }
+
+    private func integer(_ key: RecordKey) throws(RecordError) -> Int64? {
+        guard let token = slots[key.rawValue], token.kind != .null else { return nil }
+        guard token.kind == .number else {
+            throw RecordError(message: "'\(key.name)' must be a number, not \(token.kind.typeName)")
+        }
+        let text = text(of: token)
+        var magnitude: UInt64 = 0
+        var overflow = false
+        for byte in text where byte != UInt8(ascii: "-") {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else {
+                throw RecordError(message: "'\(key.name)' must be a whole number, not \(String(decoding: text, as: UTF8.self))")
+            }
+            let (tens, tensOverflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, sumOverflow) = tens.addingReportingOverflow(UInt64(digit))
+            magnitude = sum
+            overflow = overflow || tensOverflow || sumOverflow
+        }
+        let isNegative = text.first == UInt8(ascii: "-")
+        guard !overflow, magnitude <= (isNegative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)) else {
+            throw RecordError(message: "'\(key.name)' is out of range: \(String(decoding: text, as: UTF8.self).prefix(40))")
+        }
+        return isNegative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
+    }
+
+    private func uuid(_ key: RecordKey) throws(RecordError) -> UUID {
+        guard let id = try withUTF8(key, UUID.init(utf8:)) else { throw RecordError(message: "'\(key.name)' is missing") }
+        guard let id else { throw RecordError(message: "'\(key.name)' is not a UUID: \(try required(key).prefix(40))") }
+        return id
+    }
+
+    /// An ISO 8601 time that names its zone (`Z` or an offset): an export
+    /// never depends on the importing machine's zone.
+    private func time(_ key: RecordKey) throws(RecordError) -> Timestamp? {
+        let parsed = try withUTF8(key) { text -> Timestamp? in
+            guard let written = ISO8601DateTime(utf8: text), let offset = written.zoneOffsetMilliseconds else { return nil }
+            return Timestamp(millisecondsSince1970: written.millisecondsAsIfUTC - offset)
+        }
+        guard let parsed else { return nil }
+        guard let parsed else { throw RecordError(message: "'\(key.name)' is not an ISO 8601 UTC time: \(try required(key).prefix(40))") }
+        return parsed
+    }
+}

@@ -1,0 +1,80 @@
+import FoundationEssentials
+
+/// A fetched value as the history keeps it: its JSON text, exactly.
+///
+/// An `Int` is the JSON number it is (`42`), a `String` a JSON string, a
+/// `User` the object its `Encodable` conformance makes, keys sorted so the
+/// same value always has the same text. The store keeps integers as SQLite
+/// integers, so filters, statistics and scripts that read numbers still work,
+/// and every other value as its JSON text.
+///
+/// ```swift
+/// let value = try FetchValue(encoding: User(id: 1, name: "Ada"))
+/// value.json                               // {"id":1,"name":"Ada"}
+/// try value.decoded(as: User.self)         // User(id: 1, name: "Ada")
+/// let number: FetchValue = 42              // integer literals work too
+/// ```
+public struct FetchValue: Hashable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+    /// The value as compact JSON text.
+    public let json: String
+
+    /// `json`, already known to be one valid JSON value.
+    package init(validJSON json: String) {
+        self.json = json
+    }
+
+    public init(_ integer: Int) {
+        json = String(integer)
+    }
+
+    public init(integerLiteral value: Int) {
+        self.init(value)
+    }
+
+    /// The JSON text `value` encodes to (keys sorted, slashes unescaped).
+    public init<Value: Encodable>(encoding value: Value) throws(FetchValueError) {
+        if let integer = value as? Int {
+            self.init(integer)
+            return
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            self.init(validJSON: String(decoding: try encoder.encode(value), as: UTF8.self))
+        } catch {
+            throw FetchValueError(valueType: "\(Value.self)", underlying: "\(error)")
+        }
+    }
+
+    /// The value decoded from its JSON as `type`.
+    public func decoded<Value: Decodable>(as type: Value.Type = Value.self) throws(FetchValueError) -> Value {
+        if Value.self == Int.self, let integer { return integer as! Value }
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(json.utf8))
+        } catch {
+            throw FetchValueError(valueType: "\(Value.self)", underlying: "\(error)")
+        }
+    }
+
+    /// The value as an `Int`, when its JSON is an integer that fits one,
+    /// written the way `Int` writes it: `-0` or `1.0` stay JSON, so that
+    /// whatever was recorded is given back byte for byte.
+    public var integer: Int? {
+        guard let integer = Int(json), String(integer) == json else { return nil }
+        return integer
+    }
+
+    public var description: String { json }
+}
+
+/// A value could not be turned into JSON, or JSON into the value's type.
+public struct FetchValueError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The Swift type it was encoding from or decoding to.
+    public var valueType: String
+    /// What the encoder or decoder said.
+    public var underlying: String
+
+    public var description: String {
+        "the value is not a \(valueType) this fetch-history can read or write as JSON: \(underlying)"
+    }
+}

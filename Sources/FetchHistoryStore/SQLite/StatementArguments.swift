@@ -1,0 +1,94 @@
+import CSQLite
+import FetchHistoryModel
+
+/// The values of one run of a statement that runs once per row (an import's
+/// INSERT), kept from row to row so that binding a row allocates nothing:
+/// text goes into one reused buffer that SQLite reads in place.
+///
+/// Binding an array of `SQLValue`s copied every text value into memory
+/// SQLite allocated and freed again for each row, and allocated the array:
+/// 11% of an import's instructions (callgrind, 100k fetches), a third of
+/// what parsing the JSON costs.
+///
+/// ```swift
+/// arguments.removeAll()
+/// arguments.append(id.lowercased)
+/// arguments.append(startedAt)
+/// try statement.run(with: arguments)
+/// ```
+struct StatementArguments {
+    fileprivate enum Slot {
+        case null
+        case integer(Int64)
+        case text(start: Int, count: Int)
+    }
+
+    fileprivate var slots: [Slot] = []
+    fileprivate var text: [UInt8] = []
+
+    /// Forgets the last row's values, keeping the memory.
+    mutating func removeAll() {
+        slots.removeAll(keepingCapacity: true)
+        text.removeAll(keepingCapacity: true)
+    }
+
+    /// The next parameter: `value`, or NULL.
+    mutating func append(_ value: Int64?) {
+        slots.append(value.map { .integer($0) } ?? .null)
+    }
+
+    /// The next parameter: a fetched value as the history stores it (see
+    /// `SQLValue.value(_:)`), or NULL.
+    mutating func append(_ value: FetchValue?) {
+        switch SQLValue.value(value) {
+        case .null: slots.append(.null)
+        case .integer(let integer): append(integer)
+        case .text(let json): append(json)
+        }
+    }
+
+    /// The next parameter: `value`, or NULL.
+    mutating func append(_ value: String?) {
+        guard let value else { return slots.append(.null) }
+        let start = text.count
+        text.append(contentsOf: value.utf8)
+        slots.append(.text(start: start, count: text.count - start))
+    }
+}
+
+extension Statement {
+    /// Runs the statement to its end with `arguments` bound to parameters
+    /// 1, 2, … in order.
+    ///
+    /// Text is bound with `SQLITE_STATIC`, which tells SQLite "that the
+    /// content pointer is constant and will never change"
+    /// (sqlite.org/c3ref/bind_blob.html): here, for as long as this call
+    /// lasts. The bindings are cleared before it returns, so nothing is left
+    /// pointing into the buffer.
+    func run(with arguments: StatementArguments) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        try arguments.text.withUnsafeBufferPointer { (text) throws(SQLiteError) in
+            for (offset, slot) in arguments.slots.enumerated() {
+                let index = Int32(offset + 1)
+                let code = switch slot {
+                case .null:
+                    sqlite3_bind_null(handle, index)
+                case .integer(let value):
+                    sqlite3_bind_int64(handle, index, value)
+                case .text(let start, let count) where count > 0:
+                    sqlite3_bind_text(handle, index, UnsafeRawPointer(text.baseAddress! + start)
+                        .assumingMemoryBound(to: CChar.self), Int32(count), nil)
+                case .text:
+                    // An empty buffer may have no address at all.
+                    sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+                }
+                guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection, sql: sql) }
+            }
+            while try step() {}
+        }
+    }
+}

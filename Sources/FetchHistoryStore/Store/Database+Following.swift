@@ -1,0 +1,42 @@
+import FetchHistoryModel
+import FoundationEssentials
+
+// Following: what `list --follow` reads each time the history changes.
+extension Database {
+    /// Where the history is now: every fetch written so far counts as seen,
+    /// and the running ones are remembered, to be reported when they end.
+    public func cursor() throws -> HistoryCursor {
+        let lastSeq = try scalarInt64(HistorySQL.largestFetchSeqOrZero)
+        let running = try rows(HistorySQL.runningFetchSeqs) { $0.int64(0) }
+        return HistoryCursor(lastSeq: lastSeq, running: Set(running))
+    }
+
+    /// The fetches that ended since `cursor` was taken or last moved (newly
+    /// written ones that have an outcome, and remembered running ones that
+    /// now have one) and that match `filter`, oldest first; moves `cursor`
+    /// past them. A fetch written while running is remembered, and returned
+    /// by a later call once it has ended.
+    public func fetchesEnded(after cursor: inout HistoryCursor, matching filter: HistoryFilter) throws -> [Fetch] {
+        var ended: [Int64] = []
+        var next = cursor
+        try forEachRow(HistorySQL.fetchesWrittenOrWatched, [.integer(cursor.lastSeq), .text(Self.jsonArray(cursor.running))]) { row in
+            let seq = row.int64(0)
+            next.lastSeq = max(next.lastSeq, seq)
+            if row.isNull(1) {
+                next.running.insert(seq)
+            } else {
+                next.running.remove(seq)
+                ended.append(seq)
+            }
+        }
+        cursor = next
+        guard !ended.isEmpty else { return [] }
+        let (sql, values) = HistorySQL.fetchesBySeq(filter)
+        return try rows(sql, values + [.text(Self.jsonArray(ended))], HistoryRow.fetch)
+    }
+
+    /// Integers as a JSON array, the one value `json_each` reads a list from.
+    private static func jsonArray(_ numbers: some Sequence<Int64>) -> String {
+        "[" + numbers.map(String.init).joined(separator: ",") + "]"
+    }
+}

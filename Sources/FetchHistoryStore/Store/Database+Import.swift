@@ -1,0 +1,194 @@
+import FetchHistoryModel
+import FoundationEssentials
+
+// Import: fetches read from an export, added in the caller's `HistoryStore.write`.
+extension Database {
+    /// Adds fetches read by `produce`, inside the caller's write transaction:
+    /// all or nothing. Fetches whose id is already in the history are
+    /// skipped, so importing the same file twice changes nothing; an id used
+    /// twice within the import is refused (`RepeatedFetchID`). Sessions the
+    /// history lacks are created with no recorder process (their running
+    /// fetches read as interrupted: nothing in this database will ever end
+    /// them). Memory stays flat however many fetches come: the page cache
+    /// grows to `HistorySQL.importCacheKibibytes` for the import's duration,
+    /// and no further.
+    ///
+    /// ```swift
+    /// let summary = try store.write { db in
+    ///     try db.importFetches { insert in try FetchRecordReader(descriptor: STDIN_FILENO).forEach(insert) }
+    /// }
+    /// ```
+    public func importFetches(_ produce: (_ insert: (Fetch) throws -> Void) throws -> Void) throws -> ImportSummary {
+        let cacheSize = try scalarInt64(HistorySQL.cacheSize)
+        try execute(HistorySQL.setCacheSize(-Int64(HistorySQL.importCacheKibibytes)))
+        // The cache is the connection's, not the transaction's: put back
+        // whatever happens.
+        defer { try? execute(HistorySQL.setCacheSize(cacheSize)) }
+        var batch = try ImportBatch(self)
+        try produce { fetch in try batch.insert(fetch) }
+        return try batch.finish()
+    }
+}
+
+/// One import in progress.
+///
+/// Into a history with fewer than `ImportBatch.deferIndexesBelow` fetches,
+/// the indexes are dropped first and built again after the rows: SQLite
+/// builds an index from sorted rows in one pass, faster than it maintains
+/// one row by row (SQLite alone loading 1M fetches: 13 s instead of 27 s;
+/// the five indexes cost 4 s of CPU built afterwards, 8 s maintained). It
+/// is all one transaction, so no reader ever sees the history without
+/// them, and a failed import brings them back with its rollback. Into a
+/// larger history the rows go into the live indexes: rebuilding them over
+/// every fetch already there cost more than it saved (1M into 1M: 20 s of
+/// CPU either way, but sorting 2M rows spilled to temporary files: 87 s
+/// instead of 35 s).
+///
+/// An id used twice within the import is told from one the history already
+/// had without keeping the import's ids in memory: the `UNIQUE` index on
+/// `id`, which always stays, finds the row the id is taken by, and the row's
+/// `seq` says whether this import added it. The import numbers its rows
+/// itself, the n-th added at `seqBefore + n`. Only skipped ids are noted, in
+/// a temporary table, so a re-import stays flat too.
+@_spi(Benchmarks)
+public struct ImportBatch {
+    /// Below this many fetches in the history, an import builds the indexes
+    /// after its rows. Rebuilding them over 10,000 fetches takes about 40 ms,
+    /// which an import of one fetch into such a history pays for nothing,
+    /// and which one of thousands more than earns back.
+    @_spi(Benchmarks) public static let deferIndexesBelow: Int64 = 10_000
+
+    private let database: Database
+    private let insertSession: Statement
+    private let insertFetch: Statement
+    /// The largest `seq` ever given before the import: the rows above it are the ones
+    /// this import added.
+    private let seqBefore: Int64
+    /// The SQL of the indexes dropped until the rows are in, in creation order.
+    private let deferredIndexes: [String]
+    private var summary = ImportSummary(added: 0, skipped: 0)
+    /// The number of the fetch being inserted, from 1.
+    private var record = 0
+    /// The sessions seen, and the last one's id as text.
+    private var sessions: Set<UUID> = []
+    private var session = (id: UUID?.none, text: "")
+    /// The insert's values, kept from row to row.
+    private var arguments = StatementArguments()
+    private var skipped = SkippedRecords()
+    private var hasSkippedTable = false
+
+    init(_ database: Database) throws {
+        self.database = database
+        seqBefore = try database.scalarInt64(HistorySQL.largestFetchSeq)
+        if try database.scalarInt64(HistorySQL.fetchCountUpTo, [.integer(Self.deferIndexesBelow)]) < Self.deferIndexesBelow {
+            let indexes = try database.rows(HistorySQL.fetchIndexes) { row in (name: row.text(0), sql: row.text(1)) }
+            for index in indexes { try database.executeScript(HistorySQL.dropIndex(index.name)) }
+            deferredIndexes = indexes.map(\.sql)
+        } else {
+            deferredIndexes = []
+        }
+        insertSession = try database.prepare(HistorySQL.importSession)
+        insertFetch = try database.prepare(HistorySQL.importFetch)
+    }
+
+    mutating func insert(_ fetch: Fetch) throws {
+        record += 1
+        // A session's fetches come one after another: its id is written
+        // out once for them all.
+        if fetch.sessionID != session.id {
+            session = (fetch.sessionID, fetch.sessionID.lowercased)
+            if sessions.insert(fetch.sessionID).inserted {
+                try database.execute(insertSession, [
+                    .text(session.text), .integer(fetch.startedAt.millisecondsSince1970), .text(fetch.source),
+                ])
+            }
+        }
+        let columns = fetch.outcome.map(StoredOutcome.init)
+        let script = fetch.script
+        arguments.removeAll()
+        arguments.append(seqBefore + Int64(summary.added) + 1)
+        arguments.append(fetch.id.lowercased)
+        arguments.append(session.text)
+        arguments.append(fetch.source)
+        arguments.append(fetch.startedAt.millisecondsSince1970)
+        arguments.append(fetch.endedAt?.millisecondsSince1970)
+        arguments.append(fetch.durationMilliseconds)
+        arguments.append(columns?.outcome)
+        arguments.append(columns?.cancelReason)
+        arguments.append(columns?.value)
+        arguments.append(columns?.error)
+        arguments.append(fetch.response.map { Int64($0.status) })
+        arguments.append(fetch.response.map { Int64($0.bytes) })
+        arguments.append(script?.tappedAt.millisecondsSince1970)
+        arguments.append(script?.timeoutMilliseconds)
+        arguments.append(script?.end?.cause.name)
+        arguments.append(script?.end?.at.millisecondsSince1970)
+        arguments.append(script?.end?.cause.answerValue)
+        arguments.append(script?.end?.cause.answerError)
+        try insertFetch.run(with: arguments)
+        if database.changes == 1 {
+            summary.added += 1
+        } else {
+            try skip(fetch.id)
+        }
+    }
+
+    /// The id is taken: by a fetch this import added, by one it skipped, or
+    /// by one the history had (skipped, and noted).
+    private mutating func skip(_ id: UUID) throws {
+        let text = id.lowercased
+        let seq = try database.scalarInt64(HistorySQL.fetchSeq, [.text(text)])
+        if seq > seqBefore {
+            throw RepeatedFetchID(id: id, firstRecord: skipped.record(ofAdded: Int(seq - seqBefore)))
+        }
+        if !hasSkippedTable {
+            try database.execute(HistorySQL.createSkippedIDs)
+            hasSkippedTable = true
+        }
+        try database.execute(HistorySQL.insertSkippedID, [.text(text), .integer(Int64(record))])
+        if database.changes == 0 {
+            let first = try database.scalarInt64(HistorySQL.skippedIDRecord, [.text(text)])
+            throw RepeatedFetchID(id: id, firstRecord: Int(first))
+        }
+        skipped.append(record)
+        summary.skipped += 1
+    }
+
+    /// Builds the deferred indexes and cleans up, before the commit (a
+    /// rollback takes the table with it, and brings the indexes back).
+    func finish() throws -> ImportSummary {
+        if !deferredIndexes.isEmpty {
+            try database.execute(HistorySQL.setCacheSize(-Int64(HistorySQL.indexBuildCacheKibibytes)))
+        }
+        for sql in deferredIndexes { try database.executeScript(sql) }
+        if hasSkippedTable { try database.execute(HistorySQL.dropSkippedIDs) }
+        return summary
+    }
+}
+
+/// The numbers of the records an import skipped, as runs of consecutive
+/// numbers (a re-import skips them all: one run), enough to tell which
+/// record the n-th added fetch was.
+private struct SkippedRecords {
+    private var runs: [ClosedRange<Int>] = []
+
+    /// Notes `record`, larger than every number noted before.
+    mutating func append(_ record: Int) {
+        if let last = runs.last, last.upperBound + 1 == record {
+            runs[runs.count - 1] = last.lowerBound...record
+        } else {
+            runs.append(record...record)
+        }
+    }
+
+    /// The number of the record that was the `added`-th (from 1) not skipped.
+    func record(ofAdded added: Int) -> Int {
+        var record = added
+        for run in runs {
+            guard run.lowerBound <= record else { break }
+            record += run.count
+        }
+        return record
+    }
+}
+

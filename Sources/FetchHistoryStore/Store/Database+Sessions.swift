@@ -1,0 +1,29 @@
+import FetchHistoryModel
+
+// Sessions: the runs that recorded fetches, for `sessions`.
+extension Database {
+    /// Sessions newest first, at most `limit` when given, each with its
+    /// fetches counted per status. A fetch that has not ended is running
+    /// while its session's recorder is alive, else interrupted.
+    ///
+    /// ```swift
+    /// let latest = try store.read { db in try db.sessionSummaries(limit: 1) }.first
+    /// ```
+    public func sessionSummaries(limit: Int? = nil) throws -> [SessionSummary] {
+        let sessions = try rows(HistorySQL.newestSessions, [.integer(Int64(limit ?? -1))], HistoryRow.session)
+        return try sessions.map { session in
+            var counts: [FetchStatus: Int] = [:]
+            // The recorder is asked once per session, and only if one of its fetches has not ended.
+            var unended = 0
+            try forEachRow(HistorySQL.sessionOutcomes, [.text(session.id.lowercased)]) { row in
+                guard let outcome = row.optionalText(0) else {
+                    unended = Int(row.int64(1))
+                    return
+                }
+                counts[HistoryRow.status(outcome: outcome, isAlive: nil), default: 0] += Int(row.int64(1))
+            }
+            if unended > 0 { counts[session.process.isAlive ? .running : .interrupted, default: 0] += unended }
+            return SessionSummary(session: session, counts: counts)
+        }
+    }
+}

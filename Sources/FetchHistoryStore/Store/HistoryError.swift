@@ -1,0 +1,63 @@
+import CSQLite
+import FetchHistoryModel
+import FoundationEssentials
+
+/// A failure of the history store: a value an app can switch over, phrased
+/// (`description`) so the CLI can print it as one sentence.
+public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be opened as a fetch-history database; `reason`
+    /// says why, keeping the underlying error where there is one.
+    case cannotOpen(path: String, reason: OpenFailure)
+    /// Other processes kept the database locked through every retry; the
+    /// write was not made.
+    case locked(path: String)
+    /// The disk (or SQLite's size limit) is full; the write was not made.
+    case full(path: String)
+    /// SQLite refused a read or a write of the database at `path`.
+    case sqlite(path: String, SQLiteError)
+    /// The store was called from inside one of its own `read`/`write`
+    /// closures (or `forEachFetch`'s body): finish one before starting the next.
+    case reentrantAccess(path: String)
+    /// No fetch (or session) id starts with the prefix.
+    case notFound(kind: String, prefix: String)
+    /// Several ids start with the prefix.
+    case ambiguous(kind: String, prefix: String, candidates: [String])
+    /// An id prefix with characters no id has.
+    case invalidID(String)
+    /// An end was recorded for a fetch that is unknown or already ended.
+    case notRunning(UUID)
+
+    /// The error SQLite reported while the store used the file at `path`.
+    init(_ error: SQLiteError, path: String) {
+        switch error.primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED: self = .locked(path: path)
+        case SQLITE_FULL: self = .full(path: path)
+        default: self = .sqlite(path: path, error)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            "\(path) \(reason)"
+        case .locked(let path):
+            "\(path) stayed locked by other processes for more than \(Database.busyTimeoutMilliseconds * Int32(Database.busyRetries) / 1000) seconds; the write was not made"
+        case .full(let path):
+            "\(path): the database or disk is full; the write was not made"
+        case .sqlite(let path, let error):
+            // The statement stays in the value for debugging; people get SQLite's words.
+            "\(path): \(error.message) (SQLite code \(error.code))"
+        case .reentrantAccess(let path):
+            "the history store of \(path) was called from inside one of its own read or write closures; finish one before starting the next"
+        case .notFound(let kind, let prefix):
+            "no \(kind) has an id starting with '\(prefix)'"
+        case .ambiguous(let kind, let prefix, let candidates):
+            // "fetch" takes -es: "several fetchs" is how this read once.
+            "'\(prefix)' matches several \(kind.hasSuffix("h") ? kind + "es" : kind + "s") (\(candidates.joined(separator: ", "))…); give more of the id"
+        case .invalidID(let text):
+            "'\(text)' is not an id or id prefix (ids are hexadecimal digits and dashes)"
+        case .notRunning(let id):
+            "fetch \(id.lowercased) is not running, so its end cannot be recorded"
+        }
+    }
+}

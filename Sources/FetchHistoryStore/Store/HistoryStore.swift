@@ -1,0 +1,172 @@
+import CSQLite
+import Dispatch
+import FetchHistoryModel
+import FoundationEssentials
+
+/// The history of fetches, in one SQLite database: the one owner of its
+/// connection.
+///
+/// As with GRDB's `DatabaseQueue`, the connection lives on a serial queue of
+/// its own and is reached only through `read` and `write`, whose closure gets
+/// the `Database` with the history's operations (`fetches(matching:)`,
+/// `recordStart(of:in:at:)`, `importFetches(_:)`, …). The `async` versions
+/// never block the caller's thread: on the main actor, use those. The
+/// synchronous ones run on the caller's thread while holding the queue, for
+/// command-line tools and tests.
+///
+/// ```swift
+/// let store = try HistoryStore(path: "history.sqlite", access: .create)
+/// let failures = try await store.read { db in
+///     try db.fetches(matching: HistoryFilter(status: .failed), limit: 20)
+/// }
+/// ```
+///
+/// Each `write` is one short `BEGIN IMMEDIATE` transaction, so several
+/// processes can record into the same file; each `read` sees one snapshot.
+/// Calls are not reentrant: calling the store from inside one of its own
+/// closures throws `HistoryError.reentrantAccess` instead of deadlocking.
+public final class HistoryStore: Sendable {
+    /// The path the store was opened with, or `:memory:`.
+    public let path: String
+    private let connection: Connection
+
+    /// Opens (and, with `.readWrite` or `.create`, creates or upgrades) the
+    /// database at `path`. A file that is not a SQLite database, belongs to
+    /// another application or to a newer fetch-history is refused and left
+    /// untouched. `.readOnly` never writes: a database of an older schema is
+    /// refused with `OpenFailure.needsUpgrade`.
+    public init(path: String, access: Database.Access, migrator: Migrator = Migrator()) throws(HistoryError) {
+        self.path = path
+        do {
+            if path != Self.inMemoryPath { try DatabaseFile.check(path, for: access) }
+            let database = try Database(path: path, access: access)
+            if access == .readOnly {
+                try migrator.verify(database)
+            } else {
+                // Refuses foreign and newer files before anything is written.
+                try migrator.migrate(database)
+                try database.useWriteAheadLog()
+            }
+            try database.registerProcessAliveFunction()
+            try database.registerTextSearchFunction()
+            connection = Connection(database)
+        } catch let failure as OpenFailure {
+            throw .cannotOpen(path: path, reason: failure)
+        } catch let error as MigrationError {
+            throw .cannotOpen(path: path, reason: OpenFailure(error))
+        } catch let error as SQLiteError {
+            throw .cannotOpen(path: path, reason: OpenFailure(error))
+        } catch {
+            // Nothing else is thrown above; kept for the compiler.
+            throw .cannotOpen(path: path, reason: .sqlite(SQLiteError(code: SQLITE_ERROR, message: "\(error)")))
+        }
+    }
+
+    /// A new, empty history that lives in memory: for tests and previews.
+    public static func inMemory() throws(HistoryError) -> HistoryStore {
+        try HistoryStore(path: inMemoryPath, access: .create)
+    }
+
+    private static let inMemoryPath = ":memory:"
+
+    // MARK: - Access
+
+    /// Runs `body` in a read transaction: every query in it sees the same
+    /// snapshot of the history. Blocks the calling thread until done.
+    ///
+    /// - Throws: `HistoryError` (SQLite's failures, named), or what `body` threw.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try connection.sync(path: path) { database in try database.readTransaction { try body(database) } }
+    }
+
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), committed when
+    /// it returns and rolled back when it throws. Blocks the calling thread
+    /// until done, including while another process holds the write lock.
+    @discardableResult
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try connection.sync(path: path) { database in try database.writeTransaction { try body(database) } }
+    }
+
+    /// Runs `body` in a read transaction on the store's queue, without
+    /// blocking the caller.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await connection.async(path: path) { database in try database.readTransaction { try body(database) } }
+    }
+
+    /// Runs `body` in a write transaction on the store's queue, without
+    /// blocking the caller. A write that has started is finished even if the
+    /// calling task is cancelled meanwhile: recording a cancellation is a
+    /// write made by a cancelled task.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await connection.async(path: path) { database in try database.writeTransaction { try body(database) } }
+    }
+
+    /// Gives the space of deleted fetches back to the file system by
+    /// rewriting the file (`VACUUM`), when at least `minimumFreeFraction` of
+    /// its pages are free; returns whether it did. Outside any transaction,
+    /// as SQLite requires, and atomic like a write. Below the threshold the
+    /// free pages stay, and new fetches reuse them before the file grows.
+    @discardableResult
+    public func reclaimSpace(minimumFreeFraction: Double = HistoryStore.vacuumFreeFraction) throws -> Bool {
+        try connection.sync(path: path) { database in try database.reclaimSpace(minimumFreeFraction: minimumFreeFraction) }
+    }
+
+    /// A rewrite costs what the file keeps, so it is worth it once a good
+    /// share is free: see the README's "Reclaiming space" for the figures.
+    public static let vacuumFreeFraction = 0.25
+}
+
+extension HistoryStore {
+    /// The connection and the serial queue it lives on.
+    ///
+    /// Unchecked Sendable: `database` is only touched by closures running on
+    /// `queue`, one at a time.
+    private final class Connection: @unchecked Sendable {
+        private let database: Database
+        private let queue = DispatchQueue(label: "fetch-history.store")
+        /// Set on `queue`, to tell a reentrant call from a waiting one.
+        private let key = DispatchSpecificKey<Bool>()
+
+        init(_ database: Database) {
+            self.database = database
+            queue.setSpecific(key: key, value: true)
+        }
+
+        func sync<T>(path: String, _ body: (Database) throws -> T) throws -> T {
+            // "Database methods are not reentrant" (GRDB): `queue.sync` from
+            // the queue itself would deadlock, so it is refused with a name.
+            guard DispatchQueue.getSpecific(key: key) == nil else { throw HistoryError.reentrantAccess(path: path) }
+            return try Self.naming(path) { try queue.sync { try body(database) } }
+        }
+
+        func async<T: Sendable>(path: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+            try await withCheckedThrowingContinuation { continuation in
+                // Weakly held, and let go before the caller resumes: the
+                // caller keeps the store alive while it waits, and if its
+                // release is the last, the connection closes (a WAL
+                // checkpoint) in the caller, not on this queue while the
+                // caller may already be exiting the process.
+                queue.async { [weak self] in
+                    let result: Result<T, any Error>
+                    if let database = self?.database {
+                        result = Result { try Self.naming(path) { try body(database) } }
+                    } else {
+                        result = .failure(HistoryError.sqlite(path: path, SQLiteError(code: SQLITE_MISUSE, message: "the store was closed")))
+                    }
+                    continuation.resume(with: result)
+                }
+            }
+        }
+
+        /// Runs `body`, turning SQLite's errors into `HistoryError`s that
+        /// name the file; other errors (the caller's own) pass through.
+        private static func naming<T>(_ path: String, _ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch let error as SQLiteError {
+                throw HistoryError(error, path: path)
+            }
+        }
+    }
+}
