@@ -32,6 +32,22 @@ import FetchHistory
         #expect(try reader.read { db in try db.fetches().count } == 2)
     }
 
+    @Test func aWriteInsideAReadIsRefusedAndWritesNothing() throws {
+        // Given an empty history in a file
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try HistoryStore(path: folder.appending(path: "history.sqlite").path, access: .create)
+
+        // When a read tries to begin a session
+        let attempt = Result { try store.read { db in try db.beginSession(source: "random") } }
+
+        // Then SQLite refused it, nothing was written, and a write still writes
+        #expect(throws: HistoryError.self) { try attempt.get() }
+        #expect(try store.read { db in try db.newestSession() } == nil)
+        let session = try store.write { db in try db.beginSession(source: "random") }
+        #expect(try store.read { db in try db.newestSession() }?.id == session.id)
+    }
+
     @Test(arguments: [
         (SQLITE_BUSY, HistoryError.locked(path: "h.sqlite")),
         (SQLITE_LOCKED, .locked(path: "h.sqlite")),

@@ -203,6 +203,11 @@ public final class Database {
     /// Runs `body` in a read transaction, so every query in it sees one
     /// snapshot of the database.
     public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        // A read cannot write: with query_only on, SQLite refuses every
+        // change (as GRDB's `read` does), so nothing in `body` can skip the
+        // invariants that only `write`'s operations keep.
+        try execute("PRAGMA query_only = 1")
+        defer { try? execute("PRAGMA query_only = 0") }
         try execute("BEGIN DEFERRED")
         defer { try? execute("COMMIT") }
         return try body()
