@@ -21,6 +21,8 @@ struct DeleteCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The fetches' ids, or prefixes that only they have.", valueName: "id"))
     var ids: [String]
 
+    @OptionGroup var commitPause: CommitPauseOption
+
     func validate() throws {
         if ids.isEmpty { throw ValidationError("name at least one fetch to delete") }
     }
@@ -30,7 +32,7 @@ struct DeleteCommand: ParsableCommand {
         let (fetches, summary) = try store.write { db in
             let fetches = try ids.map { try db.fetch(idPrefix: $0) }
             let summary = try db.deleteFetches(.fetches(fetches.map(\.id)))
-            CommitPause.ifRequested()
+            try commitPause.pauseIfRequested()
             return (fetches, summary)
         }
         let output = OutputStream.standardOutput()

@@ -53,8 +53,12 @@ final class HistoryWatch {
     private static let signalPipe = Atomic<Int32>(-1)
 
     /// Starts watching the folder of the database at `path`, and turns
-    /// SIGINT and SIGTERM into `.interrupted`.
-    init(databasePath path: String) throws {
+    /// SIGINT and SIGTERM into `.interrupted`. Without `takingFirstLooks`,
+    /// only change events wake it at first: how a test checks that a
+    /// writer's events are seen (every test writes within the ~7 s of looks
+    /// a follower otherwise takes when it starts, which would hide them).
+    init(databasePath path: String, takingFirstLooks: Bool = true) throws {
+        looksTaken = takingFirstLooks ? 0 : Self.looksAfterChange.count
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw CLIError("cannot wait for Ctrl-C: \(String(cString: strerror(errno)))") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -89,13 +93,8 @@ final class HistoryWatch {
     /// The pauses, in ms, between the looks that follow a change event.
     private static let looksAfterChange: [Int32] = Array(repeating: 50, count: 10) + [100, 200, 400, 800, 1_600, 3_200]
     /// How many of them have been taken since the last change event; at the
-    /// start, as if after one.
-    private var looksTaken = getenv(HistoryWatch.noFirstLooksVariable) != nil ? HistoryWatch.looksAfterChange.count : 0
-    /// Set, a follower starts without its first looks, so that only change
-    /// events wake it: how a test checks that a writer's events are seen and
-    /// followed by looks (every test writes within the ~7 s of looks a
-    /// follower otherwise takes when it starts, which hide both).
-    static let noFirstLooksVariable = "FETCH_HISTORY_TEST_NO_FIRST_LOOKS"
+    /// start, as if after one, unless told otherwise.
+    private var looksTaken: Int
 
     /// Sleeps until the next event. Several at once: Ctrl-C first, then a
     /// closed output, then changes.

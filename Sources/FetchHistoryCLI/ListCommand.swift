@@ -42,6 +42,11 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Then print each fetch as it ends, recorded by any process, until Ctrl-C.")
     var follow = false
 
+    /// For tests (README, "Development"): a follower that skips the looks it
+    /// takes when it starts, so that only change events wake it.
+    @Flag(name: .customLong("test-no-first-looks"), help: ArgumentHelp(visibility: .private))
+    var noFirstLooks = false
+
     func validate() throws {
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more, not \(limit)") }
         try header.validate(for: format)
@@ -53,7 +58,7 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         // Before the store is opened: the watch blocks Ctrl-C while no
         // other thread exists, and sees every write after the listing's snapshot.
-        let watch = try follow ? HistoryWatch(databasePath: database.path()) : nil
+        let watch = try follow ? HistoryWatch(databasePath: database.path(), takingFirstLooks: !noFirstLooks) : nil
         let store = try database.openForReading()
         let (filter, fetches, cursor) = try store.read { db in
             let listed = try db.fetches(matching: filters.filter(in: db), limit: limit == 0 ? nil : limit)

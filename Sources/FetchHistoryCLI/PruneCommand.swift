@@ -32,6 +32,8 @@ struct PruneCommand: ParsableCommand {
     @Flag(help: "Print what would be deleted, and delete nothing.")
     var dryRun = false
 
+    @OptionGroup var commitPause: CommitPauseOption
+
     func validate() throws {
         switch (before, keep) {
         case (nil, nil): throw ValidationError("say which fetches to delete: --before T or --keep N")
@@ -54,7 +56,7 @@ struct PruneCommand: ParsableCommand {
         let store = try database.openForChanging("prune")
         let summary = try store.write { db in
             let summary = try db.deleteFetches(rule)
-            CommitPause.ifRequested()
+            try commitPause.pauseIfRequested()
             return summary
         }
         try output.write(RetentionReport.deleted(summary, dryRun: false))

@@ -79,8 +79,7 @@ struct FollowTests {
     /// change events wake it.
     func eventDrivenFollower(in sandbox: Sandbox) async throws -> FetchHistoryProcess {
         let follower = try await sandbox.start(
-            "list", "--follow", "--format", "jsonl",
-            environment: sandbox.environment(.sandbox, ["FETCH_HISTORY_TEST_NO_FIRST_LOOKS": "1"])
+            "list", "--follow", "--format", "jsonl", "--test-no-first-looks"
         )
         #expect(await follower.waitForPrintedLines(1), "the follower did not print the history")
         return follower

@@ -236,7 +236,7 @@ struct RetentionCommandTests {
 
         // When the command is killed once its deletion is made but not committed
         let child = try await FetchHistoryProcess.start(
-            arguments: command, environment: sandbox.environment(.sandbox, ["FETCH_HISTORY_TEST_PAUSE_BEFORE_COMMIT": "1"]),
+            arguments: command + ["--test-pause-before-commit"], environment: sandbox.environment(.sandbox),
             workingDirectory: sandbox.root
         )
         #expect(await child.waitForPrintedLines(1), "it never reached its commit")

@@ -86,6 +86,9 @@ struct UsageTests {
         #expect(option.standardOutput.contains("  fetch-history \(subcommand)"), "an example runs \(subcommand): \(option)")
         #expect(helpCommand.status == 0 && helpCommand.standardOutput == option.standardOutput, "\(helpCommand)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+        // and the options kept for this project's tests are not shown, even to --help-hidden
+        let hidden = try await sandbox.run(subcommand, "--help-hidden")
+        #expect(hidden.status == 0 && !hidden.standardOutput.contains("--test-"), "\(hidden)")
     }
 
     @Test(arguments: [["--help"], ["-h"], ["help"]])
