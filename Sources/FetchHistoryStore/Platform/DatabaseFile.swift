@@ -1,9 +1,9 @@
 import CSQLite
+import FetchHistoryModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import FetchHistoryModel
 #endif
 
 /// What the store checks about a database file before SQLite touches it:

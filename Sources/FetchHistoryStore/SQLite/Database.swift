@@ -1,11 +1,6 @@
 import CSQLite
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc  // usleep, between retries of a locked write
-#elseif canImport(Darwin)
-import Darwin
 import FetchHistoryModel
-#endif
+import FoundationEssentials
 
 /// One connection to a SQLite database, owning its `sqlite3*`.
 ///
@@ -182,7 +177,7 @@ public final class Database {
             } catch {
                 guard error.isBusy, attempt < Self.busyRetries else { throw error }
                 attempt += 1
-                usleep(pause + UInt32.random(in: 0...pause))
+                RetryPause.sleep(microseconds: pause + UInt32.random(in: 0...pause))
                 pause = min(pause * 2, 1_000_000)
             }
         }

@@ -1,0 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The pause between two tries of a write that found the database locked
+/// by another process. It blocks the thread it runs on: the store's own
+/// queue, never a caller's (the `async` API waits without blocking).
+enum RetryPause {
+    static func sleep(microseconds: UInt32) {
+        usleep(microseconds)
+    }
+}
