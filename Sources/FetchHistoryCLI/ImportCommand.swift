@@ -47,7 +47,7 @@ struct ImportCommand: ParsableCommand {
         do {
             let store = try database.openForWriting()
             summary = try store.write { db in
-                try db.importFetches { insert in try FetchRecordReader(descriptor: input).forEach(insert) }
+                try db.importFetches(from: FetchRecordReader(descriptor: input))
             }
         } catch {
             // A refused import leaves no trace: not even the new, empty

@@ -32,6 +32,23 @@ struct ImportFetchesTests {
         }
     }
 
+    @Test func anIdUsedTwiceInAnExportIsRefusedWithTheSecondRecordsPlace() throws {
+        // Given an indented JSON array whose third record reuses the first one's id
+        let first = Self.fetch(1)
+        var again = Self.fetch(3)
+        again.id = first.id
+        let lines = "[\n" + [first, Self.fetch(2), again].map { "  " + FetchJSON.string($0) }.joined(separator: ",\n") + "\n]\n"
+
+        // When it is imported
+        // Then the error names the third record, its line and column, and the first record; nothing is added
+        #expect(throws: ImportError(
+            line: 4, column: 3, record: 3, message: "the id \(first.id.lowercased) was already used by record 1"
+        )) {
+            try store.write { db in try db.importFetches(from: FetchRecordReader(data: Data(lines.utf8))) }
+        }
+        #expect(try count() == 0)
+    }
+
     func count() throws -> Int {
         try store.read { db in try db.fetches() }.count
     }

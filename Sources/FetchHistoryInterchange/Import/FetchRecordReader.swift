@@ -9,6 +9,7 @@ import FoundationEssentials
 ///
 /// ```swift
 /// try FetchRecordReader(descriptor: STDIN_FILENO).forEach { fetch in … }
+/// let summary = try store.write { db in try db.importFetches(from: FetchRecordReader(descriptor: STDIN_FILENO)) }
 /// ```
 public struct FetchRecordReader {
     /// Large enough that reading costs nothing next to parsing, small enough
@@ -36,28 +37,27 @@ public struct FetchRecordReader {
         self.chunkSize = chunkSize
     }
 
-    /// Calls `body` with each record in order; reads the input once. Throws
-    /// `ImportError` for input that is not a valid export (and for a
-    /// `RepeatedFetchID` that `body` throws: it gets the record's position),
-    /// `InputReadError` when reading fails.
+    /// Calls `body` with each record's fetch in order; reads the input
+    /// once. Throws `ImportError` for input that is not a valid export,
+    /// `InputReadError` when reading fails, and what `body` throws as it is.
+    public func forEach(_ body: (Fetch) throws -> Void) throws {
+        try forEachRecord { record in try body(record.fetch) }
+    }
+
+    /// Calls `body` with each record (its fetch and its place in the input)
+    /// in order; reads the input once. Throws as `forEach` does.
     ///
     /// The input is read and parsed on a thread of its own, a few hundred
     /// records ahead of `body` (see `ReadAhead`); `body` runs on the calling
     /// thread, and the input is not read after this returns.
-    public func forEach(_ body: (Fetch) throws -> Void) throws {
+    public func forEachRecord(_ body: (ParsedRecord) throws -> Void) throws {
         // Its source is read by the reading thread alone, until `stop`
         // has waited for that thread to end.
         nonisolated(unsafe) let reader = self
         let readAhead = ReadAhead { put in try reader.readRecords(put) }
         defer { readAhead.stop() }
         while let batch = try readAhead.next() {
-            for record in batch {
-                do {
-                    try body(record.fetch)
-                } catch let repeated as RepeatedFetchID {
-                    throw record.error(repeated)
-                }
-            }
+            for record in batch { try body(record) }
         }
     }
 

@@ -13,4 +13,13 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         let place = "line \(line), column \(column)"
         return record.map { "record \($0) (\(place)): \(message)" } ?? "\(place): \(message)"
     }
+
+    /// A record whose id an earlier record of the same import used, which
+    /// the store found when it inserted it.
+    public static func repeated(_ repeated: RepeatedFetchID, in record: ParsedRecord) -> ImportError {
+        ImportError(
+            line: record.line, column: record.column, record: record.number,
+            message: "the id \(repeated.id.lowercased) was already used by record \(repeated.firstRecord)"
+        )
+    }
 }

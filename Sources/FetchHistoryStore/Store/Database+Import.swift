@@ -15,9 +15,12 @@ extension Database {
     ///
     /// ```swift
     /// let summary = try store.write { db in
-    ///     try db.importFetches { insert in try FetchRecordReader(descriptor: STDIN_FILENO).forEach(insert) }
+    ///     try db.importFetches { insert in try fetches.forEach(insert) }
     /// }
     /// ```
+    ///
+    /// From an export, `importFetches(from: FetchRecordReader(…))` adds
+    /// each record's place to a `RepeatedFetchID`.
     public func importFetches(_ produce: (_ insert: (Fetch) throws -> Void) throws -> Void) throws -> ImportSummary {
         let cacheSize = try scalarInt64(HistorySQL.cacheSize)
         try execute(HistorySQL.setCacheSize(-Int64(HistorySQL.importCacheKibibytes)))
