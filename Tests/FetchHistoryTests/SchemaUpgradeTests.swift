@@ -146,6 +146,29 @@ import FetchHistory
         }
     }
 
+    @Test func openingForReadingUpgradesAWritableHistoryAndRefusesAReadOnlyOneSayingHow() throws {
+        // Given two histories written by the release before schema 5, one of them read-only, and no file at a third path
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writable = folder.appending(path: "writable.sqlite").path
+        let readOnly = folder.appending(path: "read-only.sqlite").path
+        for path in [writable, readOnly] { _ = try HistoryStore(path: path, access: .create, migrator: Self.version4) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: readOnly)
+
+        // When each is opened for reading
+        let upgraded = Result { try HistoryStore.openForReading(path: writable) }
+        let refused = Result { try HistoryStore.openForReading(path: readOnly) }
+        let missing = Result { try HistoryStore.openForReading(path: folder.appending(path: "none.sqlite").path) }
+
+        // Then the writable one was upgraded in place, the read-only one refused with how to upgrade it, and the missing one not created
+        _ = try upgraded.get()
+        try Migrator().verify(Database(path: writable, access: .readOnly))
+        let latest = Migration.embedded.count
+        #expect(throws: HistoryError.cannotOpen(path: readOnly, reason: .needsUpgrade(found: 4, supported: latest))) { try refused.get() }
+        #expect(throws: HistoryError.cannotOpen(path: folder.appending(path: "none.sqlite").path, reason: .missing)) { try missing.get() }
+        #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "none.sqlite").path))
+    }
+
     @Test func aVersion4HistoryUpgradesKeepingEveryFieldAndReplaysAsBefore() async throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

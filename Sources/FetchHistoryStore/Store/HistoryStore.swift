@@ -62,6 +62,24 @@ public final class HistoryStore: Sendable {
         }
     }
 
+    /// Opens an existing history to read it, upgrading it first if an older
+    /// fetch-history wrote it and the file can be written: the first
+    /// reader upgrades it for every later one. A read-only history of an
+    /// older schema is left as it is and refused with
+    /// `OpenFailure.needsUpgrade`, whose sentence says how to upgrade it; a
+    /// missing file with `OpenFailure.missing`: reading never creates one.
+    public static func openForReading(path: String) throws(HistoryError) -> HistoryStore {
+        do {
+            return try HistoryStore(path: path, access: .readOnly)
+        } catch .cannotOpen(_, reason: .needsUpgrade) {
+            do {
+                return try HistoryStore(path: path, access: .readWrite)
+            } catch .cannotOpen(_, reason: .readOnly) {
+                return try HistoryStore(path: path, access: .readOnly)
+            }
+        }
+    }
+
     /// A new, empty history that lives in memory: for tests and previews.
     public static func inMemory() throws(HistoryError) -> HistoryStore {
         try HistoryStore(path: inMemoryPath, access: .create)
