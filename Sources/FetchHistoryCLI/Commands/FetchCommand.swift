@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchHistory
 import FoundationEssentials
-import Glibc
 
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -128,7 +127,7 @@ struct FetchCommand: AsyncParsableCommand {
         let trap = SignalTrap(beforeExit: ProgressLine.eraseBeforeExit) { _ in run.cancel() }
         // The reader of standard output left (`| head -1`): stop now, the
         // fetch in flight cancelled, rather than after it ends.
-        let reader = ReaderWatch(descriptor: STDOUT_FILENO) { run.cancel() }
+        let reader = ReaderWatch.standardOutput { run.cancel() }
         progress.start()
         let completed = try await run.value
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Dispatch
 import FoundationEssentials
-import Glibc
 
 /// The `fetch-history` command: records fetches and reads the history back.
 public struct FetchHistoryCommand: AsyncParsableCommand {
@@ -51,9 +50,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     /// and exit without ever starting Swift concurrency's threads; only
     /// `fetch` and `replay` start them.
     public static func main(http: HTTPClientProvider) -> Never {
-        // A closed pipe (`export | head`) becomes EPIPE on write, which the
-        // output stream turns into a quiet end instead of a killed process.
-        signal(SIGPIPE, SIG_IGN)
+        ThisProcess.ignoreBrokenPipes()
         let command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments(Array(CommandLine.arguments.dropFirst())))
@@ -68,7 +65,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
             await $http.withValue(http) {
                 do {
                     try await asyncCommand.run()
-                    Glibc.exit(0)
+                    ThisProcess.exit(0)
                 } catch {
                     finish { throw error }
                 }
@@ -81,9 +78,9 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     private static func finish(_ body: () throws -> Void) -> Never {
         do {
             try body()
-            Glibc.exit(0)
+            ThisProcess.exit(0)
         } catch is OutputClosed {
-            Glibc.exit(0)
+            ThisProcess.exit(0)
         } catch let error as ExitCode {
             exit(withError: error)
         } catch let error as ValidationError {
@@ -96,7 +93,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
             exit(withError: error)
         } catch {
             StandardError.write("error: \(String(describing: error).terminalSafe)\n")
-            Glibc.exit(1)
+            ThisProcess.exit(1)
         }
     }
 
@@ -137,7 +134,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
         guard code != .success else { exit(withError: error) }
         if let message = unknownCommandMessage() {
             StandardError.write("error: \(message)\n")
-            Glibc.exit(ExitCode.validationFailure.rawValue)
+            ThisProcess.exit(ExitCode.validationFailure.rawValue)
         }
         var message = fullMessage(for: error)
         if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst("Error: ".count) }
@@ -158,7 +155,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
                 + message[end...]
         }
         StandardError.write(message + "\n")
-        Glibc.exit(code.rawValue)
+        ThisProcess.exit(code.rawValue)
     }
 
     /// The word after the option a "Missing value for '--interval <duration>'"

@@ -1,6 +1,5 @@
 import FetchHistory
 import FoundationEssentials
-import Glibc
 
 /// Where the commands get the HTTP source from.
 ///
@@ -23,16 +22,16 @@ public enum HTTPClientProvider: Sendable {
         case .linked(let makeClient):
             return makeClient(url)
         case .companion(let name):
-            let folder = Self.folderOfThisExecutable()
+            let folder = ThisProcess.executableFolder
             let path = folder + "/" + name
             let arguments = Array(CommandLine.arguments.dropFirst())
-            var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) }
-            argv.append(nil)
-            execv(path, argv)
-            guard errno != ENOENT else {
+            do throws(SystemError) {
+                try ThisProcess.replace(withProgramAt: path, arguments: arguments)
+            } catch where error.isNoSuchFile {
                 throw CLIError(Self.missingCompanion(name, at: path, in: folder, arguments: arguments))
+            } catch {
+                throw CLIError("fetching over HTTP needs \(path), which could not be started: \(error.reason)")
             }
-            throw CLIError("fetching over HTTP needs \(path), which could not be started: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -51,15 +50,5 @@ public enum HTTPClientProvider: Sendable {
         }
         let command = (["swift", "run", name] + shown).map(ShellWord.quoted).joined(separator: " ")
         return missing + "; `swift run` built only this program, so run `\(command)` (or `swift build` first)"
-    }
-
-    private static func folderOfThisExecutable() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let path = count > 0
-            ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : CommandLine.arguments[0]
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return String(path[..<slash])
     }
 }

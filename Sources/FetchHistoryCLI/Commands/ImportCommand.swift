@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchHistory
 import FoundationEssentials
-import Glibc
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,22 +23,22 @@ struct ImportCommand: ParsableCommand {
 
     /// The input, opened: standard input for `-`, else the file, pipe or
     /// `<(…)` at `file`. Read a chunk at a time, so its size does not matter.
-    static func openInput(_ file: String) throws -> Int32 {
-        if file == "-" { return STDIN_FILENO }
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw CLIError("cannot read \(file): \(String(cString: strerror(errno)))") }
-        var info = stat()
-        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            close(descriptor)
-            throw CLIError("cannot read \(file): it is a directory")
+    static func openInput(_ file: String) throws -> InputFile {
+        if file == "-" { return .standardInput }
+        do throws(InputFileError) {
+            return try InputFile.open(file)
+        } catch {
+            switch error {
+            case .cannotOpen(let path, let cause): throw CLIError("cannot read \(path): \(cause.reason)")
+            case .isDirectory(let path): throw CLIError("cannot read \(path): it is a directory")
+            }
         }
-        return descriptor
     }
 
     func run() throws {
         FreedMemory.keepForReuse()
         let input = try Self.openInput(file)
-        defer { if input != STDIN_FILENO { close(input) } }
+        defer { input.close() }
         let name = file == "-" ? "standard input" : file
         let path = try database.path()
         let existed = FileManager.default.fileExists(atPath: path)
@@ -47,7 +46,7 @@ struct ImportCommand: ParsableCommand {
         do {
             let store = try database.openForWriting()
             summary = try store.write { db in
-                try db.importFetches { insert in try FetchRecordReader(descriptor: input).forEach(insert) }
+                try db.importFetches { insert in try FetchRecordReader(descriptor: input.descriptor).forEach(insert) }
             }
         } catch {
             // A refused import leaves no trace: not even the new, empty

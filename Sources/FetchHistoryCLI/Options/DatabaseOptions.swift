@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchHistory
 import FoundationEssentials
-import Glibc
 
 /// The options every command takes, before or after its name
 /// (`FetchHistoryCommand.arguments` moves them after it): `--database`, and
@@ -39,7 +38,7 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// The database path from the option, the environment, or the XDG default.
-    func path(environment: (String) -> String? = Self.environment) throws -> String {
+    func path(environment: (String) -> String? = Environment.variable) throws -> String {
         if let database { return Self.expandTilde(database, environment: environment) }
         if let path = environment("FETCH_HISTORY_DB"), !path.isEmpty { return Self.expandTilde(path, environment: environment) }
         // The XDG spec ignores relative values of XDG_DATA_HOME.
@@ -89,18 +88,10 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Creates `folder` and any missing parents, mode 0700.
     private static func createFolder(_ folder: String) throws {
-        var path = folder.hasPrefix("/") ? "" : "."
-        for component in folder.split(separator: "/") {
-            path += "/" + component
-            if mkdir(path, 0o700) != 0, errno != EEXIST {
-                throw CLIError("cannot create the folder \(folder) for the history: \(String(cString: strerror(errno)))")
-            }
+        do throws(SystemError) {
+            try PrivateFolder.create(folder)
+        } catch {
+            throw CLIError("cannot create the folder \(folder) for the history: \(error.reason)")
         }
-    }
-
-    /// A variable of this process's environment (getenv: building
-    /// ProcessInfo's whole dictionary costs more than a `list`'s query).
-    private static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
     }
 }

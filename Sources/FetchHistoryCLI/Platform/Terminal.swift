@@ -19,8 +19,8 @@ enum Terminal {
         case .always: return true
         case .never: return false
         case .auto:
-            guard isatty(STDOUT_FILENO) == 1, environment("TERM") != "dumb" else { return false }
-            return (environment("NO_COLOR") ?? "").isEmpty
+            guard isStandardOutput, Environment.variable("TERM") != "dumb" else { return false }
+            return (Environment.variable("NO_COLOR") ?? "").isEmpty
         }
     }
 
@@ -29,16 +29,14 @@ enum Terminal {
     /// terminal's own width when standard output is one, else nil —
     /// unlimited, for files and pipes, where nothing should be cut.
     static var width: Int? {
-        if let columns = environment("COLUMNS").flatMap({ Int($0) }), columns > 0 { return columns }
-        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        if let columns = Environment.variable("COLUMNS").flatMap({ Int($0) }), columns > 0 { return columns }
+        guard isStandardOutput else { return nil }
         var size = winsize()
         // The C boundary: TIOCGWINSZ fills the winsize it is handed.
         let result = withUnsafeMutablePointer(to: &size) { ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), $0) }
         return result == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
     }
 
-    /// A variable of this process's environment.
-    private static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
-    }
+    /// Whether standard output is a terminal (not a file or a pipe).
+    static var isStandardOutput: Bool { isatty(STDOUT_FILENO) == 1 }
 }
