@@ -39,7 +39,10 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Re-run the session against the real source in real time, recorded as a new session.")
     var live = false
 
-    @Option(help: ArgumentHelp("With --live and the random source: how long it takes to answer (default: 1s).", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp("With --live and the random source: how long it takes to answer (default: 1s).", valueName: "duration"),
+        transform: DurationArgument.init(parsing:)
+    )
     var latency: DurationArgument?
 
     func validate() throws {

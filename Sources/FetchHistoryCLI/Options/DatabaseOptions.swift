@@ -32,9 +32,6 @@ struct DatabaseOptions: ParsableArguments {
         // An empty value is usually an unset variable (`-d "$DB"`): refuse it
         // rather than silently writing to the default database.
         if database?.isEmpty == true { throw ValidationError("--database is empty; give the database file's path") }
-        // Every command has these options, so this is the one place that sees
-        // the choice before any output is printed.
-        Terminal.choose(color)
     }
 
     /// The database path from the option, the environment, or the XDG default.

@@ -1,21 +1,13 @@
 import Glibc
-import Synchronization
 
 /// What standard output is: how wide, and whether it wants colour.
 enum Terminal {
-    /// The `--color` choice of this run, set once while the command line is
-    /// parsed (`DatabaseOptions.validate`), read when printing.
-    private static let colorChoice = Mutex(ColorChoice.auto)
-
-    static func choose(_ choice: ColorChoice) {
-        colorChoice.withLock { $0 = choice }
-    }
-
-    /// Whether to colour standard output: `--color always` or `never`, else
-    /// (`auto`) only on a terminal that can show colour — TERM is not `dumb`
-    /// — and only when NO_COLOR (no-color.org) is unset or empty.
-    static var wantsColor: Bool {
-        switch colorChoice.withLock({ $0 }) {
+    /// Whether to colour standard output under the `--color` `choice`:
+    /// `always` or `never`, else (`auto`) only on a terminal that can show
+    /// colour — TERM is not `dumb` — and only when NO_COLOR (no-color.org)
+    /// is unset or empty.
+    static func wantsColor(_ choice: ColorChoice) -> Bool {
+        switch choice {
         case .always: return true
         case .never: return false
         case .auto:
