@@ -103,7 +103,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
             // "fails" with the help text.
             exit(withError: error)
         } catch {
-            StandardError.write("error: \(String(describing: error).terminalSafe)\n")
+            StandardError.write("error: \(ErrorSentence.describe(error).terminalSafe)\n")
             ThisProcess.exit(1)
         }
     }

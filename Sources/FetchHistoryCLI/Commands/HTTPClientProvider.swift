@@ -28,27 +28,19 @@ public enum HTTPClientProvider: Sendable {
             do throws(SystemError) {
                 try ThisProcess.replace(withProgramAt: path, arguments: arguments)
             } catch where error.isNoSuchFile {
-                throw CLIError(Self.missingCompanion(name, at: path, in: folder, arguments: arguments))
+                throw CompanionError.missing(name: name, path: path, folder: folder, arguments: arguments)
             } catch {
-                throw CLIError("fetching over HTTP needs \(path), which could not be started: \(error.reason)")
+                throw CompanionError.cannotStart(path: path, error)
             }
         }
     }
+}
 
-    /// What to do when the companion is not beside this program. `swift run
-    /// fetch-history` builds fetch-history alone, so from a SwiftPM build
-    /// folder the exact command that works is the same one run through the
-    /// companion. Secrets in a URL argument are shown as `***`, as everywhere.
-    static func missingCompanion(_ name: String, at path: String, in folder: String, arguments: [String]) -> String {
-        let missing = "fetching over HTTP needs \(name) beside this program, at \(path), and it is not there"
-        guard folder.contains("/.build/") else {
-            return missing + " (`swift build -c release` builds both; install them together)"
-        }
-        let shown = arguments.map { argument in
-            guard argument.contains("://"), let url = URL(string: argument) else { return argument }
-            return RedactedURL(url).description
-        }
-        let command = (["swift", "run", name] + shown).map(ShellWord.quoted).joined(separator: " ")
-        return missing + "; `swift run` built only this program, so run `\(command)` (or `swift build` first)"
-    }
+/// Why the HTTP source's companion program could not take over.
+enum CompanionError: Error {
+    /// There is no program `name` at `path`, in this one's `folder`;
+    /// `arguments` are the ones it would have been given.
+    case missing(name: String, path: String, folder: String, arguments: [String])
+    /// The program at `path` is there but could not be started.
+    case cannotStart(path: String, SystemError)
 }

@@ -23,16 +23,9 @@ struct ImportCommand: ParsableCommand {
 
     /// The input, opened: standard input for `-`, else the file, pipe or
     /// `<(…)` at `file`. Read a chunk at a time, so its size does not matter.
-    static func openInput(_ file: String) throws -> InputFile {
+    static func openInput(_ file: String) throws(InputFileError) -> InputFile {
         if file == "-" { return .standardInput }
-        do throws(InputFileError) {
-            return try InputFile.open(file)
-        } catch {
-            switch error {
-            case .cannotOpen(let path, let cause): throw CLIError("cannot read \(path): \(cause.reason)")
-            case .isDirectory(let path): throw CLIError("cannot read \(path): it is a directory")
-            }
-        }
+        return try InputFile.open(file)
     }
 
     func run() throws {
@@ -55,12 +48,21 @@ struct ImportCommand: ParsableCommand {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
             switch error {
-            case let error as ImportError: throw CLIError("\(name): \(error); nothing was imported")
-            case let error as InputReadError: throw CLIError("cannot read \(name): \(error); nothing was imported")
+            case let error as ImportError: throw Refusal.invalid(input: name, error)
+            case let error as InputReadError: throw Refusal.unreadable(input: name, error)
             default: throw error
             }
         }
         print(Self.sentence(summary))
+    }
+
+    /// Why nothing was imported from the input named `input` (a file's
+    /// path, or "standard input").
+    enum Refusal: Error {
+        /// A record is not what `export` writes.
+        case invalid(input: String, ImportError)
+        /// Reading the input failed.
+        case unreadable(input: String, InputReadError)
     }
 
     /// What an import did, in words: `imported 3 fetches: 2 added, 1 already

@@ -66,7 +66,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 // A live re-run is recorded as a session too; re-running it
                 // again would only compare the re-run with itself.
                 guard let newest = try live ? db.newestRecordedSession() : db.newestSession() else {
-                    throw CLIError("the history has no sessions to replay")
+                    throw ReplayError.noSessions
                 }
                 chosen = newest
             }
@@ -78,7 +78,7 @@ struct ReplayCommand: AsyncParsableCommand {
         do {
             replay = try SessionReplay(fetches: fetches, origin: chosen.startedAt)
         } catch {
-            throw CLIError("session \(chosen.id.lowercased.prefix(8)) cannot be replayed: \(error)")
+            throw ReplayError.notReplayable(session: chosen.id, error)
         }
         if live {
             return try await LiveReplay(session: chosen, fetches: fetches, latency: latency?.duration, store: store).run()

@@ -43,7 +43,7 @@ struct DatabaseOptions: ParsableArguments {
             return dataHome + "/fetch-history/history.sqlite"
         }
         guard let home = environment("HOME"), !home.isEmpty else {
-            throw CLIError("HOME is not set, so there is no default database; pass --database PATH")
+            throw DatabaseFileError.homeNotSet
         }
         return home + "/.local/share/fetch-history/history.sqlite"
     }
@@ -53,7 +53,7 @@ struct DatabaseOptions: ParsableArguments {
     func openForReading() throws -> HistoryStore {
         let path = try path()
         guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError("no history at \(path); record one with `fetch-history fetch` or pass --database PATH")
+            throw DatabaseFileError.noHistoryToRead(path: path)
         }
         do {
             return try HistoryStore(path: path, access: .readOnly)
@@ -88,7 +88,7 @@ struct DatabaseOptions: ParsableArguments {
         do throws(SystemError) {
             try PrivateFolder.create(folder)
         } catch {
-            throw CLIError("cannot create the folder \(folder) for the history: \(error.reason)")
+            throw DatabaseFileError.cannotCreateFolder(folder, error)
         }
     }
 }
