@@ -21,9 +21,10 @@ struct PruneCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp(
-        "Delete fetches started before T: 2026-11-22, 2026-11-22T10:00:00Z, or 15m/2h/30d ago.", valueName: "T"
-    ))
+    @Option(
+        help: ArgumentHelp("Delete fetches started before T: 2026-11-22, 2026-11-22T10:00:00Z, or 15m/2h/30d ago.", valueName: "T"),
+        transform: TimeArgument.init(parsing:)
+    )
     var before: TimeArgument?
 
     @Option(help: ArgumentHelp("Keep the newest N fetches (as list shows them) and delete the rest.", valueName: "N"))

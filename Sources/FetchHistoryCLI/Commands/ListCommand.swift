@@ -65,7 +65,7 @@ struct ListCommand: ParsableCommand {
             return (try filters.filter(in: db, sourcesRecordedLater: true), listed, try follow ? db.cursor() : nil)
         }
         var printer = FetchPrinter(
-            output: OutputStream.standardOutput(), format: format, header: !header.noHeader, color: Terminal.wantsColor,
+            output: OutputStream.standardOutput(), format: format, header: !header.noHeader, color: Terminal.wantsColor(database.color),
             fitting: fetches
         )
         if fetches.isEmpty, format == .table, !follow {

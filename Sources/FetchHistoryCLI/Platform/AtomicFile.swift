@@ -14,7 +14,7 @@ struct AtomicFile {
         var template = Array(((folder.isEmpty ? "." : folder) + "/.\(name).XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw OutputError.cannotWrite(target: path, SystemError.ofLastCall)
         }
         // mkstemp makes the file 0600; an export is an ordinary file.
         let mask = umask(0)
@@ -26,9 +26,9 @@ struct AtomicFile {
 
     func commit() throws {
         guard fsync(descriptor) == 0, close(descriptor) == 0, rename(temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let failure = SystemError.ofLastCall
             unlink(temporaryPath)
-            throw CLIError("cannot write \(path): \(reason)")
+            throw OutputError.cannotWrite(target: path, failure)
         }
     }
 

@@ -44,10 +44,16 @@ struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only fetches of this session (an id or unique id prefix).", valueName: "id"))
     var session: String?
 
-    @Option(help: ArgumentHelp("Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, or 15m/2h/7d ago.", valueName: "T"))
+    @Option(
+        help: ArgumentHelp("Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, or 15m/2h/7d ago.", valueName: "T"),
+        transform: TimeArgument.init(parsing:)
+    )
     var since: TimeArgument?
 
-    @Option(help: ArgumentHelp("Only fetches started before T (same forms as --since).", valueName: "T"))
+    @Option(
+        help: ArgumentHelp("Only fetches started before T (same forms as --since).", valueName: "T"),
+        transform: TimeArgument.init(parsing:)
+    )
     var until: TimeArgument?
 
     func validate() throws {

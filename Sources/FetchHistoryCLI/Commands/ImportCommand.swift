@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchHistory
 import FoundationEssentials
-import Glibc
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,22 +23,15 @@ struct ImportCommand: ParsableCommand {
 
     /// The input, opened: standard input for `-`, else the file, pipe or
     /// `<(…)` at `file`. Read a chunk at a time, so its size does not matter.
-    static func openInput(_ file: String) throws -> Int32 {
-        if file == "-" { return STDIN_FILENO }
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw CLIError("cannot read \(file): \(String(cString: strerror(errno)))") }
-        var info = stat()
-        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            close(descriptor)
-            throw CLIError("cannot read \(file): it is a directory")
-        }
-        return descriptor
+    static func openInput(_ file: String) throws(InputFileError) -> InputFile {
+        if file == "-" { return .standardInput }
+        return try InputFile.open(file)
     }
 
     func run() throws {
         FreedMemory.keepForReuse()
         let input = try Self.openInput(file)
-        defer { if input != STDIN_FILENO { close(input) } }
+        defer { input.close() }
         let name = file == "-" ? "standard input" : file
         let path = try database.path()
         let existed = FileManager.default.fileExists(atPath: path)
@@ -47,7 +39,7 @@ struct ImportCommand: ParsableCommand {
         do {
             let store = try database.openForWriting()
             summary = try store.write { db in
-                try db.importFetches(from: FetchRecordReader(descriptor: input))
+                try db.importFetches(from: FetchRecordReader(descriptor: input.descriptor))
             }
         } catch {
             // A refused import leaves no trace: not even the new, empty
@@ -56,12 +48,21 @@ struct ImportCommand: ParsableCommand {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
             switch error {
-            case let error as ImportError: throw CLIError("\(name): \(error); nothing was imported")
-            case let error as InputReadError: throw CLIError("cannot read \(name): \(error); nothing was imported")
+            case let error as ImportError: throw Refusal.invalid(input: name, error)
+            case let error as InputReadError: throw Refusal.unreadable(input: name, error)
             default: throw error
             }
         }
         print(Self.sentence(summary))
+    }
+
+    /// Why nothing was imported from the input named `input` (a file's
+    /// path, or "standard input").
+    enum Refusal: Error {
+        /// A record is not what `export` writes.
+        case invalid(input: String, ImportError)
+        /// Reading the input failed.
+        case unreadable(input: String, InputReadError)
     }
 
     /// What an import did, in words: `imported 3 fetches: 2 added, 1 already

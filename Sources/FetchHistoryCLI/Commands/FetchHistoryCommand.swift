@@ -1,7 +1,6 @@
 import ArgumentParser
 import Dispatch
 import FoundationEssentials
-import Glibc
 
 /// The `fetch-history` command: records fetches and reads the history back.
 public struct FetchHistoryCommand: AsyncParsableCommand {
@@ -43,6 +42,17 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
 
     public init() {}
 
+    /// Usage errors start `error: `, as every other error line does
+    /// (argument-parser's own prefix is `Error: `).
+    ///
+    /// argument-parser's hook for this (experimental, hence the underscore):
+    /// its public `message(for:)` and `usageString(for:)` leave out the
+    /// `Help:` line and the "See '… --help'" line its `fullMessage(for:)`
+    /// has, so the full text cannot be put together from them. Should the
+    /// hook go away, this is left unused and usage errors say `Error:`,
+    /// which UsageTests catch.
+    public static var _errorPrefix: String { "error: " }
+
     /// Parses the arguments and runs the command, with the HTTP source
     /// from `http`. Usage errors print the usage and exit 64; any other
     /// failure prints one `error: …` line and exits 1.
@@ -51,9 +61,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     /// and exit without ever starting Swift concurrency's threads; only
     /// `fetch` and `replay` start them.
     public static func main(http: HTTPClientProvider) -> Never {
-        // A closed pipe (`export | head`) becomes EPIPE on write, which the
-        // output stream turns into a quiet end instead of a killed process.
-        signal(SIGPIPE, SIG_IGN)
+        ThisProcess.ignoreBrokenPipes()
         let command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments(Array(CommandLine.arguments.dropFirst())))
@@ -68,7 +76,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
             await $http.withValue(http) {
                 do {
                     try await asyncCommand.run()
-                    Glibc.exit(0)
+                    ThisProcess.exit(0)
                 } catch {
                     finish { throw error }
                 }
@@ -81,9 +89,9 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     private static func finish(_ body: () throws -> Void) -> Never {
         do {
             try body()
-            Glibc.exit(0)
+            ThisProcess.exit(0)
         } catch is OutputClosed {
-            Glibc.exit(0)
+            ThisProcess.exit(0)
         } catch let error as ExitCode {
             exit(withError: error)
         } catch let error as ValidationError {
@@ -95,8 +103,8 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
             // "fails" with the help text.
             exit(withError: error)
         } catch {
-            StandardError.write("error: \(String(describing: error).terminalSafe)\n")
-            Glibc.exit(1)
+            StandardError.write("error: \(ErrorSentence.describe(error).terminalSafe)\n")
+            ThisProcess.exit(1)
         }
     }
 
@@ -115,7 +123,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     }
 
     /// Where the global options (and their values) at the start of `given` end.
-    private static func globalOptionsEnd(_ given: [String]) -> Int {
+    static func globalOptionsEnd(_ given: [String]) -> Int {
         var index = 0
         while index < given.count {
             let word = given[index]
@@ -128,71 +136,5 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
             }
         }
         return index
-    }
-
-    /// Reports a usage error the way every other error is reported, as
-    /// `error: …` (argument-parser says `Error:`), with the usage after it.
-    private static func fail(_ error: any Error) -> Never {
-        let code = exitCode(for: error)
-        guard code != .success else { exit(withError: error) }
-        if let message = unknownCommandMessage() {
-            StandardError.write("error: \(message)\n")
-            Glibc.exit(ExitCode.validationFailure.rawValue)
-        }
-        var message = fullMessage(for: error)
-        if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst("Error: ".count) }
-        // A value our own types refused: say what they expect (argument-parser
-        // only says "invalid"), after its sentence, as it does for the
-        // errors of a transform.
-        if let rejection = ArgumentRejection.last,
-           let end = message.firstIndex(of: "\n"),
-           message[..<end].contains("The value '\(rejection.value)' is invalid")
-        {
-            message = message[..<end] + ": " + rejection.reason + message[end...]
-        } else if let end = message.firstIndex(of: "\n"), message.hasPrefix("error: Missing value for '"),
-                  let negative = negativeValue(after: message[..<end])
-        {
-            // `--interval -5s`: argument-parser takes -5s for an option and
-            // says the value is missing.
-            message = message[..<end] + ": '\(negative.terminalSafe)' is negative, and no option takes a negative value"
-                + message[end...]
-        }
-        StandardError.write(message + "\n")
-        Glibc.exit(code.rawValue)
-    }
-
-    /// The word after the option a "Missing value for '--interval <duration>'"
-    /// line names, when that word is a negative number such as `-5s`.
-    private static func negativeValue(after line: Substring) -> String? {
-        guard let option = line.split(separator: "'").dropFirst().first?.split(separator: " ").first else { return nil }
-        let words = Array(CommandLine.arguments.dropFirst())
-        guard let index = words.firstIndex(where: { $0 == option }), index + 1 < words.count else { return nil }
-        let next = words[index + 1]
-        guard next.hasPrefix("-"), next.dropFirst().first?.isNumber == true else { return nil }
-        return next
-    }
-
-    /// "'lst' is not a fetch-history command; did you mean 'list'?", when the
-    /// first word that is not a global option names no command; or that
-    /// global options were given with no command at all.
-    private static func unknownCommandMessage() -> String? {
-        let given = Array(CommandLine.arguments.dropFirst())
-        let end = globalOptionsEnd(given)
-        if end > 0, end == given.count {
-            return "\(given[0]) needs a command after it, as in: fetch-history \(given[..<end].joined(separator: " ")) list"
-        }
-        if given.count == 1, DatabaseOptions.globalOptions.contains(given[0]) {
-            return "\(given[0]) needs a value and a command after it, as in: fetch-history \(given[0]) \(given[0] == "--color" ? "never" : "history.sqlite") list"
-        }
-        let words = arguments(given)
-        guard let word = words.first, !word.hasPrefix("-") else { return nil }
-        let names = configuration.subcommands.map { $0._commandName } + ["help"]
-        guard !names.contains(word) else { return nil }
-        let shown = word.terminalSafe
-        let closest = names.map { (name: $0, distance: $0.editDistance(to: word)) }.min { $0.distance < $1.distance }
-        if let closest, closest.distance <= 2, closest.distance < word.count {
-            return "'\(shown)' is not a fetch-history command; did you mean '\(closest.name)'?"
-        }
-        return "'\(shown)' is not a fetch-history command; the commands are \(names.dropLast().joined(separator: ", ")) (see fetch-history --help)"
     }
 }

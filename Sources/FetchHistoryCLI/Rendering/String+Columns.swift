@@ -32,10 +32,4 @@ extension String {
         if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
         return reduce(0) { $0 + $1.displayWidth }
     }
-
-    /// The file's folder (empty for a bare name) and its name.
-    var folderAndName: (folder: String, name: String) {
-        guard let slash = lastIndex(of: "/") else { return ("", self) }
-        return (slash == startIndex ? "/" : String(self[..<slash]), String(self[index(after: slash)...]))
-    }
 }

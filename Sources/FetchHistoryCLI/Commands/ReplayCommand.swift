@@ -39,7 +39,10 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Re-run the session against the real source in real time, recorded as a new session.")
     var live = false
 
-    @Option(help: ArgumentHelp("With --live and the random source: how long it takes to answer (default: 1s).", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp("With --live and the random source: how long it takes to answer (default: 1s).", valueName: "duration"),
+        transform: DurationArgument.init(parsing:)
+    )
     var latency: DurationArgument?
 
     func validate() throws {
@@ -63,7 +66,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 // A live re-run is recorded as a session too; re-running it
                 // again would only compare the re-run with itself.
                 guard let newest = try live ? db.newestRecordedSession() : db.newestSession() else {
-                    throw CLIError("the history has no sessions to replay")
+                    throw ReplayError.noSessions
                 }
                 chosen = newest
             }
@@ -75,7 +78,7 @@ struct ReplayCommand: AsyncParsableCommand {
         do {
             replay = try SessionReplay(fetches: fetches, origin: chosen.startedAt)
         } catch {
-            throw CLIError("session \(chosen.id.lowercased.prefix(8)) cannot be replayed: \(error)")
+            throw ReplayError.notReplayable(session: chosen.id, error)
         }
         if live {
             return try await LiveReplay(session: chosen, fetches: fetches, latency: latency?.duration, store: store).run()

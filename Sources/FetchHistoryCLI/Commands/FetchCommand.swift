@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchHistory
 import FoundationEssentials
-import Glibc
 
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,13 +43,24 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "How many fetches to run.")
     var count = 1
 
+    // Parsed as ExpressibleByArgument, not with a transform, for its
+    // default to show in the help: `FetchHistoryCommand.reason(for:given:)`
+    // says why a value is refused.
     @Option(parsing: .unconditional, help: ArgumentHelp("Pause between fetches, e.g. 500ms, 2s.", valueName: "duration"))
     var interval = DurationArgument(.seconds(1))
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Cancel a fetch that takes longer, recorded as timed-out.", valueName: "duration"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Cancel a fetch that takes longer, recorded as timed-out.", valueName: "duration"),
+        transform: DurationArgument.init(parsing:)
+    )
     var timeout: DurationArgument?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How long the random source takes to answer (default 1s).", valueName: "duration"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("How long the random source takes to answer (default 1s).", valueName: "duration"),
+        transform: DurationArgument.init(parsing:)
+    )
     var latency: DurationArgument?
 
     @Option(help: "Print each fetch as a table row (text) or as one JSON object per line (jsonl; json is the same).")
@@ -98,7 +108,7 @@ struct FetchCommand: AsyncParsableCommand {
         let recorder = try await HistoryRecorder(store: store, source: recordedSource)
         let viewState = FetchViewState(client: client, recorder: recorder, timeout: timeout?.duration)
         let output = OutputStream.standardOutput()
-        let table = FetchTable(color: Terminal.wantsColor && format == .text)
+        let table = FetchTable(color: Terminal.wantsColor(database.color) && format == .text)
         let progress = ProgressLine(total: count, interval: interval.duration, recording: viewState.recording)
         // Cleared on every way out; a second signal, which ends the process
         // at once, clears it through the trap.
@@ -128,7 +138,7 @@ struct FetchCommand: AsyncParsableCommand {
         let trap = SignalTrap(beforeExit: ProgressLine.eraseBeforeExit) { _ in run.cancel() }
         // The reader of standard output left (`| head -1`): stop now, the
         // fetch in flight cancelled, rather than after it ends.
-        let reader = ReaderWatch(descriptor: STDOUT_FILENO) { run.cancel() }
+        let reader = ReaderWatch.standardOutput { run.cancel() }
         progress.start()
         let completed = try await run.value
 

@@ -33,6 +33,18 @@ import Synchronization
 /// half-printed: the follower ends its output (a `json` array is closed) and
 /// exits 0.
 final class HistoryWatch {
+    /// Why the follower cannot wait for new fetches.
+    enum Failure: Error {
+        /// The pipe that turns Ctrl-C into an event could not be made.
+        case cannotTrapSignals(SystemError)
+        /// inotify could not watch the folder of the history at `path`.
+        case cannotWatch(path: String, SystemError)
+        /// poll failed.
+        case cannotWait(SystemError)
+        /// inotify's events could not be read.
+        case cannotReadChanges(SystemError)
+    }
+
     enum Event {
         /// Something wrote to the database's files.
         case changed
@@ -60,7 +72,7 @@ final class HistoryWatch {
     init(databasePath path: String, takingFirstLooks: Bool = true) throws {
         looksTaken = takingFirstLooks ? 0 : Self.looksAfterChange.count
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw CLIError("cannot wait for Ctrl-C: \(String(cString: strerror(errno)))") }
+        guard pipe(&ends) == 0 else { throw Failure.cannotTrapSignals(.ofLastCall) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         // A full pipe must not block the handler: one byte is enough.
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
@@ -86,7 +98,7 @@ final class HistoryWatch {
         guard changes >= 0,
               inotify_add_watch(changes, folder.isEmpty ? "." : folder, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)) >= 0
         else {
-            throw CLIError("cannot watch \(path) for new fetches: \(String(cString: strerror(errno)))")
+            throw Failure.cannotWatch(path: path, .ofLastCall)
         }
     }
 
@@ -111,7 +123,7 @@ final class HistoryWatch {
             let ready = poll(&descriptors, nfds_t(descriptors.count), pause)
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw CLIError("cannot wait for new fetches: \(String(cString: strerror(errno)))")
+                throw Failure.cannotWait(.ofLastCall)
             }
             if ready == 0 {
                 looksTaken += 1
@@ -138,7 +150,7 @@ final class HistoryWatch {
             if count < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN { return found }
-                throw CLIError("cannot read changes to the history's folder: \(String(cString: strerror(errno)))")
+                throw Failure.cannotReadChanges(.ofLastCall)
             }
             if count == 0 { return found }
             // Each event: wd, mask, cookie, len (4 bytes each, native order),

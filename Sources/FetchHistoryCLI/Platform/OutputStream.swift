@@ -4,6 +4,12 @@ import Glibc
 /// The reader of our output went away (`export | head`): stop quietly.
 struct OutputClosed: Error {}
 
+/// Output that could not be written, other than to a reader that left.
+enum OutputError: Error {
+    /// Writing to `target` (a file's path, or "standard output") failed.
+    case cannotWrite(target: String, SystemError)
+}
+
 /// Buffered writes to a file descriptor, so millions of rows are written in
 /// large blocks rather than one system call each.
 final class OutputStream {
@@ -40,9 +46,9 @@ final class OutputStream {
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { buffer.removeAll(); throw OutputClosed() }
-                let reason = String(cString: strerror(errno))
+                let failure = SystemError.ofLastCall
                 buffer.removeAll()
-                throw CLIError("cannot write \(name): \(reason)")
+                throw OutputError.cannotWrite(target: name, failure)
             }
             offset += written
         }

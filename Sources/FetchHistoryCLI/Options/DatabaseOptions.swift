@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchHistory
 import FoundationEssentials
-import Glibc
 
 /// The options every command takes, before or after its name
 /// (`FetchHistoryCommand.arguments` moves them after it): `--database`, and
@@ -33,13 +32,10 @@ struct DatabaseOptions: ParsableArguments {
         // An empty value is usually an unset variable (`-d "$DB"`): refuse it
         // rather than silently writing to the default database.
         if database?.isEmpty == true { throw ValidationError("--database is empty; give the database file's path") }
-        // Every command has these options, so this is the one place that sees
-        // the choice before any output is printed.
-        Terminal.choose(color)
     }
 
     /// The database path from the option, the environment, or the XDG default.
-    func path(environment: (String) -> String? = Self.environment) throws -> String {
+    func path(environment: (String) -> String? = Environment.variable) throws -> String {
         if let database { return Self.expandTilde(database, environment: environment) }
         if let path = environment("FETCH_HISTORY_DB"), !path.isEmpty { return Self.expandTilde(path, environment: environment) }
         // The XDG spec ignores relative values of XDG_DATA_HOME.
@@ -47,7 +43,7 @@ struct DatabaseOptions: ParsableArguments {
             return dataHome + "/fetch-history/history.sqlite"
         }
         guard let home = environment("HOME"), !home.isEmpty else {
-            throw CLIError("HOME is not set, so there is no default database; pass --database PATH")
+            throw DatabaseFileError.homeNotSet
         }
         return home + "/.local/share/fetch-history/history.sqlite"
     }
@@ -57,7 +53,7 @@ struct DatabaseOptions: ParsableArguments {
     func openForReading() throws -> HistoryStore {
         let path = try path()
         guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError("no history at \(path); record one with `fetch-history fetch` or pass --database PATH")
+            throw DatabaseFileError.noHistoryToRead(path: path)
         }
         do {
             return try HistoryStore(path: path, access: .readOnly)
@@ -89,18 +85,10 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Creates `folder` and any missing parents, mode 0700.
     private static func createFolder(_ folder: String) throws {
-        var path = folder.hasPrefix("/") ? "" : "."
-        for component in folder.split(separator: "/") {
-            path += "/" + component
-            if mkdir(path, 0o700) != 0, errno != EEXIST {
-                throw CLIError("cannot create the folder \(folder) for the history: \(String(cString: strerror(errno)))")
-            }
+        do throws(SystemError) {
+            try PrivateFolder.create(folder)
+        } catch {
+            throw DatabaseFileError.cannotCreateFolder(folder, error)
         }
-    }
-
-    /// A variable of this process's environment (getenv: building
-    /// ProcessInfo's whole dictionary costs more than a `list`'s query).
-    private static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
     }
 }

@@ -46,6 +46,12 @@ final class ReaderWatch: Sendable {
         }
     }
 
+    /// Watches standard output, the one output whose reader `fetch` must
+    /// notice leaving.
+    static func standardOutput(onGone: @escaping @Sendable () -> Void) -> ReaderWatch {
+        ReaderWatch(descriptor: STDOUT_FILENO, onGone: onGone)
+    }
+
     /// The reader has gone, as a write found out (EPIPE) or `poll` did:
     /// calls `onGone` the first time.
     func readerLeft() {

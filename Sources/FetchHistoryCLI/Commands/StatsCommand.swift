@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchHistory
 import FoundationEssentials
-import Glibc
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,7 +46,7 @@ struct StatsCommand: ParsableCommand {
         if format == .json {
             try output.write(Self.json(statistics, by: by.map { ($0, groups ?? []) }))
         } else {
-            try output.write(Self.text(statistics, bars: isatty(STDOUT_FILENO) == 1 ? .blocks : .plain))
+            try output.write(Self.text(statistics, bars: Terminal.isStandardOutput ? .blocks : .plain))
             if let by, let groups { try output.write("\n" + Self.table(groups, by: by)) }
         }
         try output.flush()

@@ -8,12 +8,12 @@ extension DatabaseOptions {
     func openForChanging(_ verb: String) throws -> HistoryStore {
         let path = try path()
         guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError("no history at \(path); nothing to \(verb)")
+            throw DatabaseFileError.noHistoryToChange(path: path, verb: verb)
         }
         do {
             return try HistoryStore(path: path, access: .readWrite)
         } catch HistoryError.cannotOpen(_, reason: .readOnly) {
-            throw CLIError("\(path) is read-only, so nothing can be deleted from it; nothing was deleted")
+            throw DatabaseFileError.readOnlyToChange(path: path)
         }
     }
 }

@@ -5,21 +5,20 @@ import FoundationEssentials
 /// A duration on the command line: `250ms`, `2s`, `1.5s`, `1m30s`, `1h`,
 /// `7d`, `3w`, or `0`. Units go from the largest to the smallest, each at
 /// most once.
-struct DurationArgument: ExpressibleByArgument, Hashable {
+///
+/// An option parses it with `transform: DurationArgument.init(parsing:)`,
+/// so that argument-parser says why a value is refused: "The value '5' is
+/// invalid for '--timeout <duration>': a duration needs a unit: …".
+struct DurationArgument: Hashable {
     var duration: Duration
 
     init(_ duration: Duration) {
         self.duration = duration
     }
 
-    init?(argument: String) {
-        switch Self.parse(argument) {
-        case .success(let duration):
-            self.duration = duration
-        case .failure(let error):
-            ArgumentRejection.record(argument, error.description)
-            return nil
-        }
+    /// The duration `text` says, or why it says none.
+    init(parsing text: String) throws(ParseError) {
+        duration = try Self.parse(text).get()
     }
 
     /// Largest first: the order they must come in, and the order `format`
@@ -77,8 +76,16 @@ struct DurationArgument: ExpressibleByArgument, Hashable {
         guard total < 1e15 else { return .failure(.tooLong) }
         return .success(.milliseconds(Int64(total.rounded())))
     }
+}
 
-    static var defaultCompletionKind: CompletionKind { .default }
+/// For an option with a default value, which argument-parser shows in the
+/// help only for an `ExpressibleByArgument` type (`--interval`: "(default:
+/// 1s)"). Refused here, a value gets no reason from argument-parser:
+/// `FetchHistoryCommand.reason(for:given:)` adds it.
+extension DurationArgument: ExpressibleByArgument {
+    init?(argument: String) {
+        try? self.init(parsing: argument)
+    }
 }
 
 extension DurationArgument: CustomStringConvertible {
@@ -116,30 +123,5 @@ extension DurationArgument: CustomStringConvertible {
     private static func digits(_ value: Int64, _ count: Int) -> String {
         let text = String(value)
         return String(repeating: "0", count: Swift.max(0, count - text.count)) + text
-    }
-}
-
-/// A point in time on the command line: an ISO 8601 date or date-time
-/// (local time unless it has a zone), or a duration meaning that long ago.
-struct TimeArgument: ExpressibleByArgument {
-    var timestamp: Timestamp
-
-    static let forms = "2026-11-22, 2026-11-22T10:00:00 (local time), 2026-11-22T10:00:00Z or +01:00, "
-        + "or a duration ago such as 15m, 2h, 7d"
-
-    init?(argument: String) {
-        if let timestamp = Timestamp(iso8601: argument) {
-            self.timestamp = timestamp
-        } else if case .success(let ago) = DurationArgument.parse(argument) {
-            timestamp = Timestamp.now.advanced(by: .zero - ago)
-        } else {
-            let looksLikeADate = argument.first?.isNumber == true && argument.contains("-")
-            ArgumentRejection.record(
-                argument,
-                (looksLikeADate ? "not a date that exists in a form this tool reads; " : "not a date or a duration; ")
-                    + "use \(Self.forms)"
-            )
-            return nil
-        }
     }
 }

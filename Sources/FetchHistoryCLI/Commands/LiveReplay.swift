@@ -57,10 +57,10 @@ struct LiveReplay {
             return RandomNumberClient(latency: latency ?? .seconds(1))
         }
         if session.source.contains("***") {
-            throw CLIError("the session's URL had secrets, which were never recorded, so it cannot be fetched again; record a new session instead")
+            throw ReplayError.secretsNotRecorded
         }
         guard let url = URL(string: session.source), ["http", "https"].contains(url.scheme) else {
-            throw CLIError("the source '\(session.source)' cannot be fetched live")
+            throw ReplayError.notFetchableLive(source: session.source)
         }
         guard latency == nil else { throw ValidationError("--latency applies to the random source only") }
         return try FetchHistoryCommand.http.client(for: url)

@@ -1,0 +1,39 @@
+import Glibc
+
+/// What the commands do to the process they run in: how it ends, which
+/// signals it ignores, which program it becomes.
+enum ThisProcess {
+    /// Ends the process with `status`, at once: nothing else runs.
+    static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// A closed pipe (`export | head`) becomes EPIPE on write, which the
+    /// output stream turns into a quiet end, instead of SIGPIPE killing
+    /// the process.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// The folder of the running program's file (Linux's /proc/self/exe),
+    /// else of the path it was started as; "." when that has no folder.
+    static var executableFolder: String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let path = count > 0
+            ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : CommandLine.arguments[0]
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return String(path[..<slash])
+    }
+
+    /// Replaces this process with the program at `path`, given `arguments`
+    /// after its own path (execv): returns only by throwing why the program
+    /// could not be started.
+    static func replace(withProgramAt path: String, arguments: [String]) throws(SystemError) -> Never {
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) }
+        argv.append(nil)
+        execv(path, argv)
+        throw SystemError.ofLastCall
+    }
+}
