@@ -52,20 +52,12 @@ struct DatabaseOptions: ParsableArguments {
     /// never creates a database.
     func openForReading() throws -> HistoryStore {
         let path = try path()
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw DatabaseFileError.noHistoryToRead(path: path)
-        }
         do {
-            return try HistoryStore(path: path, access: .readOnly)
-        } catch HistoryError.cannotOpen(_, reason: .needsUpgrade) {
-            // A history made by an older fetch-history is upgraded once, by
-            // the first command that may write it; a read-only one is left
-            // as it is, and the error says how to upgrade it.
-            do {
-                return try HistoryStore(path: path, access: .readWrite)
-            } catch HistoryError.cannotOpen(_, reason: .readOnly) {
-                return try HistoryStore(path: path, access: .readOnly)
-            }
+            // A history of an older schema is upgraded by the first reader
+            // that can write it (the library's policy).
+            return try HistoryStore.openForReading(path: path)
+        } catch .cannotOpen(_, reason: .missing) {
+            throw DatabaseFileError.noHistoryToRead(path: path)
         }
     }
 
