@@ -16,13 +16,33 @@ extension Database {
     /// let summary = try store.write { db in try db.importFetches(from: FetchRecordReader(descriptor: STDIN_FILENO)) }
     /// ```
     public func importFetches(from reader: FetchRecordReader) throws -> ImportSummary {
-        try importFetches { insert in
-            try reader.forEachRecord { record in
-                do {
-                    try insert(record.fetch)
-                } catch let repeated as RepeatedFetchID {
-                    throw ImportError.repeated(repeated, in: record)
-                }
+        try importFetches { insert in try reader.insertEach(insert) }
+    }
+}
+
+extension HistoryWriter {
+    /// Adds every fetch `reader` reads, as `Database.importFetches(from:)`
+    /// does, through the commands' seam: into whatever history this is.
+    ///
+    /// ```swift
+    /// let summary = try await store.importFetches(from: FetchRecordReader(descriptor: STDIN_FILENO))
+    /// ```
+    public nonisolated(nonsending) func importFetches(from reader: FetchRecordReader) async throws -> ImportSummary {
+        // Read once, by whichever thread the history inserts on.
+        nonisolated(unsafe) let reader = reader
+        return try await importFetches { insert in try reader.insertEach(insert) }
+    }
+}
+
+extension FetchRecordReader {
+    /// Hands each record's fetch to `insert`; an id `insert` reports as
+    /// used twice becomes the `ImportError` that names both records.
+    fileprivate func insertEach(_ insert: (Fetch) throws -> Void) throws {
+        try forEachRecord { record in
+            do {
+                try insert(record.fetch)
+            } catch let repeated as RepeatedFetchID {
+                throw ImportError.repeated(repeated, in: record)
             }
         }
     }

@@ -8,51 +8,91 @@ import FoundationEssentials
 ///
 /// Every call is one consistent read. A caller that needs two answers of
 /// one moment asks for both in one call (`listing(matching:limit:)`).
+///
+/// The calls run on the caller's executor (`nonisolated(nonsending)`) until
+/// the history itself suspends them: a history that answers on the
+/// caller's thread (`HistoryStore.onCallersThread`, for a command-line
+/// tool's main thread) never suspends, so a command on a local file starts
+/// no thread.
+///
+/// ```swift
+/// func failures(in history: some HistoryReader) async throws -> [Fetch] {
+///     try await history.fetches(matching: HistoryFilter(status: .failed), limit: 20)
+/// }
+/// ```
 public protocol HistoryReader: Sendable {
     /// Fetches matching `filter`, newest first (those of one millisecond in
     /// reverse recording order); at most `limit` when given.
-    func fetches(matching filter: HistoryFilter, limit: Int?) async throws -> [Fetch]
+    nonisolated(nonsending) func fetches(matching filter: HistoryFilter, limit: Int?) async throws -> [Fetch]
 
     /// The newest `limit` fetches matching `filter`, as `fetches` gives them,
     /// and a cursor at the same moment, from which `fetchesEnded(after:…)`
     /// gives each fetch that ends later exactly once (`list --follow`).
-    func listing(matching filter: HistoryFilter, limit: Int?) async throws -> HistoryListing
+    nonisolated(nonsending) func listing(matching filter: HistoryFilter, limit: Int?) async throws -> HistoryListing
 
     /// The fetches that ended since `cursor`, oldest first, matching
     /// `filter`; moves `cursor` past them.
-    func fetchesEnded(after cursor: inout HistoryCursor, matching filter: HistoryFilter) async throws -> [Fetch]
+    nonisolated(nonsending) func fetchesEnded(
+        after cursor: inout HistoryCursor, matching filter: HistoryFilter
+    ) async throws -> [Fetch]
 
     /// Calls `body` with each fetch matching `filter`, oldest first (ties in
     /// recording order), one at a time as they are read, never holding them
-    /// all (`export`). `body` runs where the store reads, not on the
-    /// caller's thread; what it throws ends the read and is rethrown.
-    func forEachFetch(matching filter: HistoryFilter, _ body: @escaping @Sendable (Fetch) throws -> Void) async throws
+    /// all (`export`). `body` runs where the store reads, not necessarily
+    /// on the caller's thread; what it throws ends the read and is rethrown.
+    nonisolated(nonsending) func forEachFetch(
+        matching filter: HistoryFilter, _ body: @escaping @Sendable (Fetch) throws -> Void
+    ) async throws
 
     /// The fetch whose id is `prefix` or starts with it; an unknown or
     /// ambiguous prefix throws.
-    func fetch(idPrefix prefix: String) async throws -> Fetch
+    nonisolated(nonsending) func fetch(idPrefix prefix: String) async throws -> Fetch
 
     /// The session whose id is `prefix` or starts with it.
-    func session(idPrefix prefix: String) async throws -> Session
+    nonisolated(nonsending) func session(idPrefix prefix: String) async throws -> Session
+
+    /// The session with `id`, or nil when the history has none.
+    nonisolated(nonsending) func session(id: UUID) async throws -> Session?
 
     /// The sessions, newest first, with their counts; at most `limit`.
-    func sessionSummaries(limit: Int?) async throws -> [SessionSummary]
+    nonisolated(nonsending) func sessionSummaries(limit: Int?) async throws -> [SessionSummary]
 
-    /// Counts, latencies and rates of the fetches matching `filter`.
-    func statistics(matching filter: HistoryFilter) async throws -> HistoryStatistics
-
-    /// The same, one group per value of `grouping`.
-    func statistics(matching filter: HistoryFilter, by grouping: StatisticsGrouping) async throws -> [StatisticsGroup]
+    /// Counts, latencies and rates of the fetches matching `filter`, and,
+    /// when `grouping` is given, the same counted per group: one read, so
+    /// the groups add up to the totals.
+    nonisolated(nonsending) func statistics(
+        matching filter: HistoryFilter, by grouping: StatisticsGrouping?
+    ) async throws -> (overall: HistoryStatistics, groups: [StatisticsGroup])
 
     /// What `HistoryWriter.deleteFetches(rule)` would delete now, deleting nothing.
-    func fetchesToDelete(_ rule: RetentionRule) async throws -> RetentionSummary
+    nonisolated(nonsending) func fetchesToDelete(_ rule: RetentionRule) async throws -> RetentionSummary
 }
 
-/// A history the commands may change: `prune` and `delete`.
+extension HistoryReader {
+    /// Counts, latencies and rates of the fetches matching `filter`.
+    public nonisolated(nonsending) func statistics(matching filter: HistoryFilter) async throws -> HistoryStatistics {
+        try await statistics(matching: filter, by: nil).overall
+    }
+}
+
+/// A history the commands may change: `import`, `prune` and `delete`.
 public protocol HistoryWriter: HistoryReader {
+    /// Adds every fetch `produce` hands to `insert`, in one transaction:
+    /// all or nothing. A fetch whose id the history already has is skipped;
+    /// an id given twice by `produce` throws `RepeatedFetchID`. `produce`
+    /// runs where the store writes, not necessarily on the caller's thread.
+    nonisolated(nonsending) func importFetches(
+        _ produce: @escaping @Sendable (_ insert: (Fetch) throws -> Void) throws -> Void
+    ) async throws -> ImportSummary
+
     /// Deletes what `rule` names, in one transaction; a fetch still running
     /// in a live process is never deleted.
-    func deleteFetches(_ rule: RetentionRule) async throws -> RetentionSummary
+    nonisolated(nonsending) func deleteFetches(_ rule: RetentionRule) async throws -> RetentionSummary
+
+    /// Gives the space deleted fetches left back to the file system where
+    /// the history has to be told to (a SQLite file is rewritten once a
+    /// good share of it is free); nil where the history does it on its own.
+    nonisolated(nonsending) func reclaimSpace() async throws -> ReclaimedSpace?
 }
 
 /// A page of the history and where it stood when the page was read.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FetchHistory
 
-struct DeleteCommand: ParsableCommand {
+struct DeleteCommand: HistoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete the named fetches: all of them, or none.",
@@ -27,14 +27,12 @@ struct DeleteCommand: ParsableCommand {
         if ids.isEmpty { throw ValidationError("name at least one fetch to delete") }
     }
 
-    func run() throws {
-        let store = try database.openForChanging("delete")
-        let (fetches, summary) = try store.write { db in
-            let fetches = try ids.map { try db.fetch(idPrefix: $0) }
-            let summary = try db.deleteFetches(.fetches(fetches.map(\.id)))
-            try commitPause.pauseIfRequested()
-            return (fetches, summary)
-        }
+    @MainActor func run() async throws {
+        let history = try database.openForChanging("delete", beforeCommit: commitPause.beforeCommit)
+        var fetches: [Fetch] = []
+        for id in ids { fetches.append(try await history.fetch(idPrefix: id)) }
+        // All or none: a fetch deleted or started meanwhile refuses the whole deletion.
+        let summary = try await history.deleteFetches(.fetches(fetches.map(\.id)))
         let output = OutputStream.standardOutput()
         var seen = Set<String>()
         for fetch in fetches where seen.insert(fetch.id.lowercased).inserted {
@@ -42,7 +40,7 @@ struct DeleteCommand: ParsableCommand {
         }
         try output.write(RetentionReport.deleted(summary, dryRun: false))
         try output.flush()
-        try output.write(RetentionReport.reclaimSpace(of: store))
+        if let space = try await history.reclaimSpace() { try output.write(RetentionReport.space(space)) }
         try output.flush()
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchHistory
 import FoundationEssentials
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: HistoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the history as JSON, oldest first, streamed row by row.",
@@ -48,14 +48,14 @@ struct ExportCommand: ParsableCommand {
     )
     var output: String?
 
-    func run() throws {
-        let store = try database.openForReading()
+    @MainActor func run() async throws {
+        let history = try database.openForReading()
         guard let output, output != "-" else {
-            return try write(store, to: .standardOutput())
+            return try await write(history, to: .standardOutput())
         }
         let file = try AtomicFile(path: output)
         do {
-            try write(store, to: OutputStream(descriptor: file.descriptor, name: output))
+            try await write(history, to: OutputStream(descriptor: file.descriptor, name: output))
             try file.commit()
         } catch {
             file.discard()
@@ -63,10 +63,12 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    private func write(_ store: HistoryStore, to output: OutputStream) throws {
-        var writer = FetchWriter(output: output, format: format)
+    @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws {
+        // The history hands over one fetch at a time and has returned before
+        // the writer is touched here again: never two threads at once.
+        nonisolated(unsafe) var writer = FetchWriter(output: output, format: format)
         try writer.begin()
-        try store.read { db in try db.forEachFetch(matching: filters.filter(in: db)) { try writer.write($0) } }
+        try await history.forEachFetch(matching: filters.filter(in: history)) { try writer.write($0) }
         try writer.end()
     }
 }

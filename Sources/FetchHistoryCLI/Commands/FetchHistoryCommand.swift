@@ -57,10 +57,10 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     /// from `http`. Usage errors print the usage and exit 64; any other
     /// failure prints one `error: …` line and exits 1.
     ///
-    /// Synchronous on purpose: the reading commands run on the main thread
-    /// and exit without ever starting Swift concurrency's threads; only
-    /// `fetch` and `replay` start them.
-    public static func main(http: HTTPClientProvider) -> Never {
+    /// The commands on the history (`HistoryCommand`) run on the main
+    /// thread, inline: on a local file they exit without ever starting
+    /// Swift concurrency's threads; `fetch` and `replay` start them.
+    @MainActor public static func main(http: HTTPClientProvider) -> Never {
         ThisProcess.ignoreBrokenPipes()
         let command: any ParsableCommand
         do {
@@ -68,21 +68,48 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
         } catch {
             fail(error)
         }
-        guard var asyncCommand = command as? any AsyncParsableCommand else {
+        if var historyCommand = command as? any HistoryCommand {
+            runInline {
+                do {
+                    try await historyCommand.run()
+                    ThisProcess.exit(0)
+                } catch {
+                    finish { throw error }
+                }
+            }
+            dispatchMain()
+        }
+        guard let asyncCommand = command as? any AsyncParsableCommand else {
             var command = command
             finish { try command.run() }
         }
+        start(asyncCommand, http: http)
+        dispatchMain()
+    }
+
+    /// Starts `command` off the main actor, with the HTTP source from `http`.
+    private static func start(_ command: sending any AsyncParsableCommand, http: HTTPClientProvider) {
+        var command = command
         Task {
             await $http.withValue(http) {
                 do {
-                    try await asyncCommand.run()
+                    try await command.run()
                     ThisProcess.exit(0)
                 } catch {
                     finish { throw error }
                 }
             }
         }
-        dispatchMain()
+    }
+
+    /// Starts `body` on the main actor at once, on this thread, running it
+    /// until it first suspends; `dispatchMain()` then runs the rest.
+    @MainActor private static func runInline(_ body: sending @escaping @MainActor () async -> Void) {
+        if #available(macOS 26, *) {
+            Task.immediate(operation: body)
+        } else {
+            Task(operation: body)
+        }
     }
 
     /// Runs `body` and exits: 0 when it returns, else as its error says.

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchHistory
 import FoundationEssentials
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: HistoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Add fetches from a file written by `export` (json or jsonl).",
@@ -28,7 +28,7 @@ struct ImportCommand: ParsableCommand {
         return try InputFile.open(file)
     }
 
-    func run() throws {
+    @MainActor func run() async throws {
         FreedMemory.keepForReuse()
         let input = try Self.openInput(file)
         defer { input.close() }
@@ -37,10 +37,8 @@ struct ImportCommand: ParsableCommand {
         let existed = FileManager.default.fileExists(atPath: path)
         let summary: ImportSummary
         do {
-            let store = try database.openForWriting()
-            summary = try store.write { db in
-                try db.importFetches(from: FetchRecordReader(descriptor: input.descriptor))
-            }
+            summary = try await database.openForWriting().onCallersThread
+                .importFetches(from: FetchRecordReader(descriptor: input.descriptor))
         } catch {
             // A refused import leaves no trace: not even the new, empty
             // database it would have gone into.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FetchHistory
 
-struct ListCommand: ParsableCommand {
+struct ListCommand: HistoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List recorded fetches, newest first.",
@@ -55,14 +55,21 @@ struct ListCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    @MainActor func run() async throws {
         // Before the store is opened: the watch blocks Ctrl-C while no
         // other thread exists, and sees every write after the listing's snapshot.
         let watch = try follow ? HistoryWatch(databasePath: database.path(), takingFirstLooks: !noFirstLooks) : nil
-        let store = try database.openForReading()
-        let (filter, fetches, cursor) = try store.read { db in
-            let listed = try db.fetches(matching: filters.filter(in: db), limit: limit == 0 ? nil : limit)
-            return (try filters.filter(in: db, sourcesRecordedLater: true), listed, try follow ? db.cursor() : nil)
+        let history = try database.openForReading()
+        let filter = try await filters.filter(in: history)
+        let limit = limit == 0 ? nil : limit
+        // A follower needs where the history stood when it listed; a listing alone does not.
+        let fetches: [Fetch]
+        var cursor: HistoryCursor?
+        if follow {
+            let listing = try await history.listing(matching: filter, limit: limit)
+            (fetches, cursor) = (listing.fetches, listing.cursor)
+        } else {
+            fetches = try await history.fetches(matching: filter, limit: limit)
         }
         var printer = FetchPrinter(
             output: OutputStream.standardOutput(), format: format, header: !header.noHeader, color: Terminal.wantsColor(database.color),
@@ -77,25 +84,22 @@ struct ListCommand: ParsableCommand {
         for fetch in follow ? fetches.reversed() : fetches { try printer.write(fetch) }
         if let watch, var cursor {
             try printer.flush()
-            try Self.follow(store, filter: filter, from: &cursor, watch: watch, printer: &printer)
+            try await Self.follow(history, filter: filter, from: &cursor, watch: watch, printer: &printer)
         }
         try printer.end()
     }
 
     /// Prints each fetch matching `filter` as it ends, until Ctrl-C.
-    private static func follow(
-        _ store: HistoryStore, filter: HistoryFilter, from cursor: inout HistoryCursor, watch: HistoryWatch,
+    @MainActor private static func follow(
+        _ history: any HistoryReader, filter: HistoryFilter, from cursor: inout HistoryCursor, watch: HistoryWatch,
         printer: inout FetchPrinter
-    ) throws {
+    ) async throws {
         while true {
             switch try watch.next() {
             case .interrupted: return
             case .outputClosed: throw OutputClosed()
             case .changed:
-                var next = cursor
-                let ended = try store.read { db in try db.fetchesEnded(after: &next, matching: filter) }
-                cursor = next
-                for fetch in ended { try printer.write(fetch) }
+                for fetch in try await history.fetchesEnded(after: &cursor, matching: filter) { try printer.write(fetch) }
                 try printer.flush()
             }
         }

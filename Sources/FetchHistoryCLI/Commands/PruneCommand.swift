@@ -1,7 +1,7 @@
 import ArgumentParser
 import FetchHistory
 
-struct PruneCommand: ParsableCommand {
+struct PruneCommand: HistoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
         abstract: "Delete old fetches: those started before T, or all but the newest N.",
@@ -44,25 +44,20 @@ struct PruneCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    @MainActor func run() async throws {
         let rule: RetentionRule = if let before { .startedBefore(before.timestamp) } else { .keepingNewest(keep ?? 0) }
         let output = OutputStream.standardOutput()
         if dryRun {
-            let store = try database.openForReading()
-            let summary = try store.read { db in try db.fetchesToDelete(rule) }
+            let summary = try await database.openForReading().fetchesToDelete(rule)
             try output.write(RetentionReport.deleted(summary, dryRun: true))
             try output.flush()
             return
         }
-        let store = try database.openForChanging("prune")
-        let summary = try store.write { db in
-            let summary = try db.deleteFetches(rule)
-            try commitPause.pauseIfRequested()
-            return summary
-        }
+        let history = try database.openForChanging("prune", beforeCommit: commitPause.beforeCommit)
+        let summary = try await history.deleteFetches(rule)
         try output.write(RetentionReport.deleted(summary, dryRun: false))
         try output.flush()
-        try output.write(RetentionReport.reclaimSpace(of: store))
+        if let space = try await history.reclaimSpace() { try output.write(RetentionReport.space(space)) }
         try output.flush()
     }
 }

@@ -55,7 +55,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @MainActor
     private func replay() async throws {
-        let store = live ? try database.openForWriting() : try database.openForReading()
+        let store = live ? try database.openForWriting() : try database.openStoreForReading()
         let prefix = session
         let live = live
         let (chosen, fetches) = try await store.read { db -> (Session, [Fetch]) in

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FetchHistory
 
-struct SessionsCommand: ParsableCommand {
+struct SessionsCommand: HistoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessions",
         abstract: "List the sessions that recorded fetches, newest first, with how their fetches went.",
@@ -38,9 +38,9 @@ struct SessionsCommand: ParsableCommand {
         try header.validate(for: format)
     }
 
-    func run() throws {
-        let store = try database.openForReading()
-        let summaries = try store.read { db in try db.sessionSummaries(limit: limit == 0 ? nil : limit) }
+    @MainActor func run() async throws {
+        let history = try database.openForReading()
+        let summaries = try await history.sessionSummaries(limit: limit == 0 ? nil : limit)
         let output = OutputStream.standardOutput()
         switch format {
         case .table:

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchHistory
 import FoundationEssentials
 
-struct ShowCommand: ParsableCommand {
+struct ShowCommand: HistoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show one fetch, every field, and its session.",
@@ -21,12 +21,10 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "text or json.")
     var format = TextFormat.text
 
-    func run() throws {
-        let store = try database.openForReading()
-        let (fetch, session) = try store.read { db in
-            let fetch = try db.fetch(idPrefix: id)
-            return (fetch, try db.session(id: fetch.sessionID))
-        }
+    @MainActor func run() async throws {
+        let history = try database.openForReading()
+        let fetch = try await history.fetch(idPrefix: id)
+        let session = try await history.session(id: fetch.sessionID)
         let output = OutputStream.standardOutput()
         switch format {
         case .text: try output.write(Self.text(fetch, session))

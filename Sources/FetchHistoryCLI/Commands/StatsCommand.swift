@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchHistory
 import FoundationEssentials
 
-struct StatsCommand: ParsableCommand {
+struct StatsCommand: HistoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Count fetches per outcome, rank and chart the latency of successful ones.",
@@ -36,18 +36,15 @@ struct StatsCommand: ParsableCommand {
     @Option(help: "text or json.")
     var format = TextFormat.text
 
-    func run() throws {
-        let store = try database.openForReading()
-        let (statistics, groups) = try store.read { db in
-            let filter = try filters.filter(in: db)
-            return (try db.statistics(matching: filter), try by.map { try db.statistics(matching: filter, by: $0) })
-        }
+    @MainActor func run() async throws {
+        let history = try database.openForReading()
+        let (statistics, groups) = try await history.statistics(matching: filters.filter(in: history), by: by)
         let output = OutputStream.standardOutput()
         if format == .json {
-            try output.write(Self.json(statistics, by: by.map { ($0, groups ?? []) }))
+            try output.write(Self.json(statistics, by: by.map { ($0, groups) }))
         } else {
             try output.write(Self.text(statistics, bars: Terminal.isStandardOutput ? .blocks : .plain))
-            if let by, let groups { try output.write("\n" + Self.table(groups, by: by)) }
+            if let by { try output.write("\n" + Self.table(groups, by: by)) }
         }
         try output.flush()
     }

@@ -50,7 +50,13 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the history for reading. A missing file is an error: reading
     /// never creates a database.
-    func openForReading() throws -> HistoryStore {
+    func openForReading() throws -> any HistoryReader {
+        try openStoreForReading().onCallersThread
+    }
+
+    /// Opens the history's file for reading (`replay`, which reads a local
+    /// file only). A missing file is an error.
+    func openStoreForReading() throws -> HistoryStore {
         let path = try path()
         do {
             // A history of an older schema is upgraded by the first reader

@@ -70,17 +70,15 @@ struct FilterOptions: ParsableArguments {
         return status
     }
 
-    /// The filter, resolving a session prefix to its id in `db`, and
-    /// `--source` to the sources it matches in `db` now (fast to list) or,
-    /// for a follower, to a condition that also matches sources recorded later.
-    func filter(in db: Database, sourcesRecordedLater: Bool = false) throws -> HistoryFilter {
-        var filter = HistoryFilter(
-            status: outcome, sessionID: try session.map { try db.session(idPrefix: $0).id },
-            since: since?.timestamp, until: until?.timestamp, containing: grep
+    /// The filter, with a session prefix resolved to its session's id in
+    /// `history`. `--source` is matched by the history, which also matches
+    /// sources first recorded later (what a follower needs).
+    @MainActor func filter(in history: some HistoryReader) async throws -> HistoryFilter {
+        var sessionID: UUID?
+        if let session { sessionID = try await history.session(idPrefix: session).id }
+        return HistoryFilter(
+            status: outcome, sessionID: sessionID, since: since?.timestamp, until: until?.timestamp, containing: grep,
+            sourceMatching: source
         )
-        if let source {
-            if sourcesRecordedLater { filter.sourceMatching = source } else { filter.sources = try db.sources(matching: source) }
-        }
-        return filter
     }
 }

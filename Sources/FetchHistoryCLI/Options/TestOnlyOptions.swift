@@ -13,13 +13,15 @@ struct CommitPauseOption: ParsableArguments {
     @Flag(name: .customLong("test-pause-before-commit"), help: ArgumentHelp(visibility: .private))
     var pauseBeforeCommit = false
 
-    /// Inside the write transaction, after its changes: never returns when
-    /// the option was given.
-    func pauseIfRequested() throws {
-        guard pauseBeforeCommit else { return }
-        let output = OutputStream.standardOutput()
-        try output.write("paused before commit\n")
-        try output.flush()
-        DispatchSemaphore(value: 0).wait()
+    /// What runs inside the write transaction, after its changes: when the
+    /// option was given, a pause that never returns; else nothing.
+    var beforeCommit: (@Sendable () throws -> Void)? {
+        guard pauseBeforeCommit else { return nil }
+        return {
+            let output = OutputStream.standardOutput()
+            try output.write("paused before commit\n")
+            try output.flush()
+            DispatchSemaphore(value: 0).wait()
+        }
     }
 }

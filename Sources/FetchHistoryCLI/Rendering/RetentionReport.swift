@@ -16,30 +16,21 @@ enum RetentionReport {
         return line
     }
 
-    /// Gives the free space back if it is worth it, and says what became of it.
-    /// The deletion is committed by then: a rewrite kept out by another
-    /// process's lock is not a failure of the command, only space not yet
-    /// given back.
-    static func reclaimSpace(of store: HistoryStore) throws -> String {
-        let before = try store.read { db in try db.space() }
-        let rewritten: Bool
-        do {
-            rewritten = try store.reclaimSpace()
-        } catch HistoryError.locked {
-            return "file \(megabytes(before.bytes)) not rewritten: another process kept it locked; "
-                + "its \(megabytes(before.freeBytes)) of free space will be reused by new fetches\n"
-        }
-        let after = try store.read { db in try db.space() }
-        return space(before: before, after: after, rewritten: rewritten)
-    }
-
+    /// What became of the free space: the deletion is committed by then,
+    /// so a rewrite kept out by another process's lock is not a failure of
+    /// the command, only space not yet given back:
     /// `file 212.3 MB → 21.4 MB (rewritten: 90% was free)`, or why it was not rewritten.
-    static func space(before: FileSpace, after: FileSpace, rewritten: Bool) -> String {
-        if rewritten {
-            return "file \(megabytes(before.bytes)) → \(megabytes(after.bytes)) (rewritten: \(percent(before.freeFraction)) was free)\n"
+    static func space(_ space: ReclaimedSpace) -> String {
+        switch space.outcome {
+        case .rewritten:
+            "file \(megabytes(space.before.bytes)) → \(megabytes(space.after.bytes)) (rewritten: \(percent(space.before.freeFraction)) was free)\n"
+        case .belowThreshold(let threshold):
+            "file \(megabytes(space.after.bytes)), \(megabytes(space.after.freeBytes)) of it free for new fetches "
+                + "(rewritten only when \(percent(threshold)) or more is free)\n"
+        case .locked:
+            "file \(megabytes(space.before.bytes)) not rewritten: another process kept it locked; "
+                + "its \(megabytes(space.before.freeBytes)) of free space will be reused by new fetches\n"
         }
-        return "file \(megabytes(after.bytes)), \(megabytes(after.freeBytes)) of it free for new fetches "
-            + "(rewritten only when \(percent(HistoryStore.vacuumFreeFraction)) or more is free)\n"
     }
 
     static func count(_ number: Int, _ one: String, _ many: String) -> String {

@@ -8,7 +8,7 @@ extension Database {
     /// Fetches matching `filter`, newest first; at most `limit` when given.
     /// Fetches started in the same millisecond come in reverse recording order.
     public func fetches(matching filter: HistoryFilter = .all, limit: Int? = nil) throws -> [Fetch] {
-        let (sql, values) = HistorySQL.newestFirst(filter, limit: limit)
+        let (sql, values) = HistorySQL.newestFirst(try resolvingSources(filter), limit: limit)
         return try rows(sql, values, HistoryRow.fetch)
     }
 
@@ -23,7 +23,7 @@ extension Database {
     /// recording order, which an import keeps), reading one row at a time so
     /// memory stays flat for any history size.
     public func forEachFetch(matching filter: HistoryFilter = .all, _ body: (Fetch) throws -> Void) throws {
-        let (sql, values) = HistorySQL.oldestFirst(filter)
+        let (sql, values) = HistorySQL.oldestFirst(try resolvingSources(filter))
         try forEachRow(sql, values) { row in try body(HistoryRow.fetch(row)) }
     }
 
@@ -54,6 +54,7 @@ extension Database {
 
     /// Counts per status and latency percentiles of succeeded fetches.
     public func statistics(matching filter: HistoryFilter = .all) throws -> HistoryStatistics {
+        let filter = try resolvingSources(filter)
         let (conditions, values) = HistorySQL.conditions(for: filter)
         var others = filter
         others.status = nil
@@ -114,6 +115,7 @@ extension Database {
     /// source, status, local day or local hour; groups in key order
     /// (statuses in `HistoryStatistics.statusOrder`, days and hours in time order).
     public func statistics(matching filter: HistoryFilter = .all, by grouping: StatisticsGrouping) throws -> [StatisticsGroup] {
+        let filter = try resolvingSources(filter)
         let (conditions, values) = HistorySQL.conditions(for: filter)
         guard grouping != .outcome else {
             // The counts per status are the groups: read from the outcome index, as `statistics` does.

@@ -33,4 +33,16 @@ extension Database {
         }
         return found
     }
+
+    /// `filter` with its `sourceMatching` replaced by the exact sources it
+    /// matches now: in one read the same fetches, but a list of sources lets
+    /// SQLite read each source's fetches in time order from `fetch_by_source`.
+    func resolvingSources(_ filter: HistoryFilter) throws -> HistoryFilter {
+        guard let text = filter.sourceMatching else { return filter }
+        var resolved = filter
+        resolved.sourceMatching = nil
+        let found = try sources(matching: text)
+        resolved.sources = filter.sources.map { given in given.filter(found.contains) } ?? found
+        return resolved
+    }
 }

@@ -28,7 +28,7 @@ import FoundationEssentials
 public final class HistoryStore: Sendable {
     /// The path the store was opened with, or `:memory:`.
     public let path: String
-    private let connection: Connection
+    let connection: Connection
 
     /// Opens (and, with `.readWrite` or `.create`, creates or upgrades) the
     /// database at `path`. A file that is not a SQLite database, belongs to
@@ -140,7 +140,7 @@ extension HistoryStore {
     ///
     /// Unchecked Sendable: `database` is only touched by closures running on
     /// `queue`, one at a time.
-    private final class Connection: @unchecked Sendable {
+    final class Connection: @unchecked Sendable {
         private let database: Database
         private let queue = DispatchQueue(label: "fetch-history.store")
         /// Set on `queue`, to tell a reentrant call from a waiting one.
