@@ -74,7 +74,7 @@ func run() throws {
 
         extension Migration {
             /// Every migration in `Migrations/`, in the order they apply.
-            public static let embedded: [Migration] = [
+            package static let embedded: [Migration] = [
 
         """
     for file in files {

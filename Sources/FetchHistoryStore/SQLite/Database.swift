@@ -25,14 +25,14 @@ public final class Database {
 
     /// How long a statement waits for another connection's lock before
     /// failing with `SQLITE_BUSY`.
-    public static let busyTimeoutMilliseconds: Int32 = 10_000
+    package static let busyTimeoutMilliseconds: Int32 = 10_000
     /// How many times a write waits out the busy timeout before failing.
     static let busyRetries = 3
 
     /// Opens `path` (or `:memory:`) and sets the connection up: foreign
     /// keys, a busy timeout. Nothing is written: see `useWriteAheadLog()`.
     /// `HistoryStore` checks the file first (`DatabaseFile`).
-    public init(path: String, access: Access) throws(SQLiteError) {
+    package init(path: String, access: Access) throws(SQLiteError) {
         var flags = SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX
         switch access {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -61,7 +61,7 @@ public final class Database {
     /// Switches a writable file to WAL with `synchronous=NORMAL`: readers
     /// never wait for the writer, and a commit costs no fsync. This writes
     /// the file's header, so call it only once the file is known to be ours.
-    public func useWriteAheadLog() throws(SQLiteError) {
+    package func useWriteAheadLog() throws(SQLiteError) {
         guard access != .readOnly, path != ":memory:" else { return }
         // journal_mode answers with a row naming the mode it set.
         _ = try scalarText("PRAGMA journal_mode = WAL")
@@ -85,7 +85,7 @@ public final class Database {
     /// The cached prepared statement for `sql`. Loops that run one statement
     /// many times (an import) keep it, rather than finding it by its text
     /// for every row.
-    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    package func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         if let cached = statements[sql] { return cached }
         let statement = try Statement(connection: handle, sql: sql)
         statements[sql] = statement
@@ -93,18 +93,18 @@ public final class Database {
     }
 
     /// Runs one statement to completion.
-    public func execute(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) {
+    package func execute(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) {
         try execute(prepare(sql), values)
     }
 
     /// Runs a prepared statement to completion with `values`.
-    public func execute(_ statement: Statement, _ values: [SQLValue]) throws(SQLiteError) {
+    package func execute(_ statement: Statement, _ values: [SQLValue]) throws(SQLiteError) {
         try statement.bind(values)
         while try statement.step() {}
     }
 
     /// Runs a script of several statements with no parameters (a migration).
-    public func executeScript(_ sql: String) throws(SQLiteError) {
+    package func executeScript(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
@@ -116,7 +116,7 @@ public final class Database {
 
     /// Calls `body` with each row of `sql`, as SQLite steps to it: nothing is
     /// collected, so memory stays flat however many rows there are.
-    public func forEachRow(
+    package func forEachRow(
         _ sql: String, _ values: [SQLValue] = [], _ body: (Row) throws -> Void
     ) throws {
         let statement = try statement(sql, values)
@@ -127,35 +127,35 @@ public final class Database {
     }
 
     /// Every row of `sql`, decoded by `decode`.
-    public func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ decode: (Row) throws -> T) throws -> [T] {
+    package func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ decode: (Row) throws -> T) throws -> [T] {
         var result: [T] = []
         try forEachRow(sql, values) { result.append(try decode($0)) }
         return result
     }
 
     /// The first row of `sql` decoded, or nil when there is none.
-    public func firstRow<T>(_ sql: String, _ values: [SQLValue] = [], _ decode: (Row) throws -> T) throws -> T? {
+    package func firstRow<T>(_ sql: String, _ values: [SQLValue] = [], _ decode: (Row) throws -> T) throws -> T? {
         let statement = try statement(sql, values)
         defer { statement.reset() }
         return try statement.step() ? decode(Row(handle: statement.handle)) : nil
     }
 
     /// The integer in the first column of the first row (0 when there is no row).
-    public func scalarInt64(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int64 {
+    package func scalarInt64(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int64 {
         let statement = try statement(sql, values)
         defer { statement.reset() }
         return try statement.step() ? sqlite3_column_int64(statement.handle, 0) : 0
     }
 
     /// The text in the first column of the first row, or nil.
-    public func scalarText(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> String? {
+    package func scalarText(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> String? {
         let statement = try statement(sql, values)
         defer { statement.reset() }
         return try statement.step() ? Row(handle: statement.handle).optionalText(0) : nil
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
     // MARK: - Transactions
 
@@ -167,7 +167,7 @@ public final class Database {
     /// with growing pauses (nothing has been done yet, so a retry is safe)
     /// before giving up with `SQLITE_BUSY`: a write is delayed, never dropped
     /// silently.
-    public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+    package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         var pause: UInt32 = 50_000
         var attempt = 1
         while true {
@@ -197,7 +197,7 @@ public final class Database {
 
     /// Runs `body` in a read transaction, so every query in it sees one
     /// snapshot of the database.
-    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+    package func readTransaction<T>(_ body: () throws -> T) throws -> T {
         // A read cannot write: with query_only on, SQLite refuses every
         // change (as GRDB's `read` does), so nothing in `body` can skip the
         // invariants that only `write`'s operations keep.

@@ -4,19 +4,19 @@ import FetchHistoryModel
 ///
 /// The schema version is SQLite's `PRAGMA user_version`; the file is marked as
 /// fetch-history's by `PRAGMA application_id` (set by the first migration).
-public struct Migrator: Sendable {
+package struct Migrator: Sendable {
     /// `'FHst'`, as written by `0001_create_history.sql`.
-    public static let applicationID: Int64 = 0x4648_7374
+    package static let applicationID: Int64 = 0x4648_7374
 
-    public let migrations: [Migration]
+    package let migrations: [Migration]
 
     /// - Parameter migrations: the schema steps, numbered 1, 2, … in order.
-    public init(migrations: [Migration] = Migration.embedded) {
+    package init(migrations: [Migration] = Migration.embedded) {
         self.migrations = migrations
     }
 
     /// The version a database has once every migration has run.
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    package var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// Applies every pending migration, each in its own `BEGIN IMMEDIATE`
     /// transaction that re-reads `user_version` under the write lock (so two
@@ -25,7 +25,7 @@ public struct Migrator: Sendable {
     ///
     /// A database of another application, or of a newer fetch-history, is
     /// refused and left untouched.
-    public func migrate(_ database: Database) throws {
+    package func migrate(_ database: Database) throws {
         // Fast path without the write lock: an up-to-date file is the common case.
         if try state(of: database) == latestVersion { return }
         while true {
@@ -47,7 +47,7 @@ public struct Migrator: Sendable {
 
     /// Checks, without writing, that `database` is fetch-history's and at the
     /// latest version: what a read-only connection needs before querying.
-    public func verify(_ database: Database) throws {
+    package func verify(_ database: Database) throws {
         let version = try state(of: database)
         if version < latestVersion {
             throw MigrationError.olderSchema(found: version, supported: latestVersion)

@@ -1,25 +1,25 @@
 import FetchHistoryModel
 
 /// A value SQLite stores: what a statement binds and a row returns.
-public enum SQLValue: Equatable, Sendable {
+package enum SQLValue: Equatable, Sendable {
     case null
     case integer(Int64)
     case text(String)
 }
 
 extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral {
-    public init(integerLiteral value: Int64) { self = .integer(value) }
-    public init(stringLiteral value: String) { self = .text(value) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(stringLiteral value: String) { self = .text(value) }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 extension SQLValue {
     /// `.text(value)`, or `.null` when `value` is nil.
-    public static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
+    package static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
     /// `.integer(value)`, or `.null` when `value` is nil.
-    public static func integer(_ value: Int64?) -> SQLValue { value.map { .integer($0) } ?? .null }
+    package static func integer(_ value: Int64?) -> SQLValue { value.map { .integer($0) } ?? .null }
     /// `.integer(Int64(value))`, or `.null` when `value` is nil.
-    public static func integer(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
+    package static func integer(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
 }
 
 extension SQLValue {

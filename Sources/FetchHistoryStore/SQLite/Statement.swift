@@ -6,10 +6,10 @@ import FetchHistoryModel
 ///
 /// Statements are cached by their connection, so `bind` first resets the
 /// statement and clears earlier bindings.
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
     /// The SQL text, kept for error messages.
-    public let sql: String
+    package let sql: String
     let connection: OpaquePointer
 
     init(connection: OpaquePointer, sql: String) throws(SQLiteError) {
@@ -71,22 +71,22 @@ public final class Statement {
 
 /// The current row of a statement. Only valid inside the closure it is
 /// handed to: the next step overwrites it.
-public struct Row {
+package struct Row {
     let handle: OpaquePointer
 
-    public func isNull(_ column: Int32) -> Bool {
+    package func isNull(_ column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
-    public func int64(_ column: Int32) -> Int64 {
+    package func int64(_ column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)
     }
 
-    public func optionalInt64(_ column: Int32) -> Int64? {
+    package func optionalInt64(_ column: Int32) -> Int64? {
         isNull(column) ? nil : int64(column)
     }
 
-    public func text(_ column: Int32) -> String {
+    package func text(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
@@ -94,13 +94,13 @@ public struct Row {
 
     /// The column's text as UTF-8 bytes, without making a String: valid only
     /// inside `body`.
-    public func withUTF8<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+    package func withUTF8<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         let bytes = sqlite3_column_text(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))
         return try body(UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
     }
 
-    public func optionalText(_ column: Int32) -> String? {
+    package func optionalText(_ column: Int32) -> String? {
         isNull(column) ? nil : text(column)
     }
 

@@ -35,7 +35,13 @@ public final class HistoryStore: Sendable {
     /// another application or to a newer fetch-history is refused and left
     /// untouched. `.readOnly` never writes: a database of an older schema is
     /// refused with `OpenFailure.needsUpgrade`.
-    public init(path: String, access: Database.Access, migrator: Migrator = Migrator()) throws(HistoryError) {
+    public convenience init(path: String, access: Database.Access) throws(HistoryError) {
+        try self.init(path: path, access: access, migrator: Migrator())
+    }
+
+    /// Opens the database at `path` with `migrator`'s schema steps rather
+    /// than `Migrations/`' (tests of older schemas).
+    package init(path: String, access: Database.Access, migrator: Migrator) throws(HistoryError) {
         self.path = path
         do {
             if path != Self.inMemoryPath { try DatabaseFile.check(path, for: access) }
