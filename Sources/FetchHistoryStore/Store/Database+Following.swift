@@ -40,3 +40,30 @@ extension Database {
         "[" + numbers.map(String.init).joined(separator: ",") + "]"
     }
 }
+
+
+// The SQL of following.
+extension HistorySQL {
+    // Following (`list --follow`): fetches are found by `seq`, the rowid.
+    static let largestFetchSeqOrZero = "SELECT coalesce(max(seq), 0) FROM fetch"
+    static let runningFetchSeqs = "SELECT seq FROM fetch WHERE outcome IS NULL"
+
+    /// The fetches written after `seq` ?1, and those in the JSON array ?2
+    /// (the ones seen running): each `seq` and its outcome. The two parts
+    /// never overlap: every watched `seq` is at most ?1.
+    static let fetchesWrittenOrWatched = """
+        SELECT seq, outcome FROM fetch WHERE seq > ?
+        UNION ALL
+        SELECT seq, outcome FROM fetch WHERE seq IN (SELECT value FROM json_each(?))
+        """
+
+    /// The fetches matching `filter` among those whose `seq` is in a JSON
+    /// array (bound last), oldest first.
+    static func fetchesBySeq(_ filter: HistoryFilter) -> (String, [SQLValue]) {
+        let (conditions, values) = conditions(for: filter)
+        return (
+            "SELECT \(fetchColumns) FROM fetch\(and(conditions, "seq IN (SELECT value FROM json_each(?))")) ORDER BY started_at, seq",
+            values
+        )
+    }
+}

@@ -195,3 +195,76 @@ private struct SkippedRecords {
     }
 }
 
+
+// The SQL of import.
+extension HistorySQL {
+    @_spi(Benchmarks) public static let importSession = """
+        INSERT INTO session (id, started_at, source, host, process_id) VALUES (?, ?, ?, '', 0)
+        ON CONFLICT (id) DO NOTHING
+        """
+
+    /// An imported fetch, numbered by the import itself (`seq`, parameter
+    /// 1): the rows an import adds are exactly those above the largest
+    /// `seq` before it.
+    @_spi(Benchmarks) public static let importFetch = """
+        INSERT INTO fetch (
+            seq, id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error,
+            http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error
+        )
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (id) DO NOTHING
+        """
+
+    /// The largest `seq` a fetch ever had, deleted or not: what an import
+    /// numbers its rows above.
+    @_spi(Benchmarks) public static let largestFetchSeq = """
+        SELECT max(coalesce((SELECT max(seq) FROM fetch), 0), coalesce((SELECT seq FROM fetch_seq_high_water), 0))
+        """
+    static let fetchSeq = "SELECT seq FROM fetch WHERE id = ?"
+
+    /// How many fetches the history holds, counting no further than the
+    /// bound parameter: cheap however large the table is.
+    @_spi(Benchmarks) public static let fetchCountUpTo = "SELECT count(*) FROM (SELECT 1 FROM fetch LIMIT ?)"
+
+    /// The indexes an import may build after its rows: every index of
+    /// `fetch` written in `Migrations/`. The `UNIQUE` constraint's own index
+    /// has no SQL (and cannot be dropped): it stays, to find the ids the
+    /// history already has while the rows go in.
+    @_spi(Benchmarks) public static let fetchIndexes = """
+        SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'fetch' AND sql IS NOT NULL ORDER BY rowid
+        """
+
+    /// Drops the index `name`, a name read from `sqlite_schema` itself,
+    /// never from input.
+    @_spi(Benchmarks) public static func dropIndex(_ name: String) -> String {
+        "DROP INDEX \"\(name.replacing("\"", with: "\"\""))\""
+    }
+
+    @_spi(Benchmarks) public static let cacheSize = "PRAGMA cache_size"
+
+    /// The page cache an import works with, in KiB (a negative
+    /// `cache_size` is "the number of kibibytes of memory", sqlite.org/pragma.html#pragma_cache_size).
+    /// Enough for the indexes a large import writes into to stay in memory:
+    /// with SQLite's default 2 MB they are read back and written out again
+    /// and again.
+    @_spi(Benchmarks) public static let importCacheKibibytes = 256 * 1024
+
+    /// The page cache while an import builds its indexes after the rows.
+    /// SQLite sorts an index's entries in as much memory as the page cache
+    /// may hold before it spills them to temporary files, on top of the
+    /// cache itself
+    @_spi(Benchmarks) public static let indexBuildCacheKibibytes = 64 * 1024
+
+    /// Sets the page cache to `value`, as `PRAGMA cache_size` reports it
+    /// (pages, or KiB when negative). A PRAGMA takes no bound parameter; the
+    /// number is the store's own, or one SQLite reported.
+    @_spi(Benchmarks) public static func setCacheSize(_ value: Int64) -> String {
+        "PRAGMA cache_size = \(value)"
+    }
+
+    /// The ids an import skipped, and the record that brought each.
+    static let createSkippedIDs = "CREATE TEMP TABLE import_skipped (id TEXT PRIMARY KEY, record INTEGER NOT NULL)"
+    static let insertSkippedID = "INSERT INTO temp.import_skipped (id, record) VALUES (?, ?) ON CONFLICT (id) DO NOTHING"
+    static let skippedIDRecord = "SELECT record FROM temp.import_skipped WHERE id = ?"
+    static let dropSkippedIDs = "DROP TABLE temp.import_skipped"
+}

@@ -2,7 +2,7 @@ import CSQLite
 import FetchHistoryModel
 import FoundationEssentials
 
-// Reading: the queries behind `list`, `show`, `stats`, `export` and replay,
+// Reading: the queries behind `list`, `show`, `export` and replay,
 // each call inside a `HistoryStore.read`.
 extension Database {
     /// Fetches matching `filter`, newest first; at most `limit` when given.
@@ -52,88 +52,6 @@ extension Database {
         try firstRow(HistorySQL.sessionByID, [.text(id.lowercased)], HistoryRow.session)
     }
 
-    /// Counts per status and latency percentiles of succeeded fetches.
-    public func statistics(matching filter: HistoryFilter = .all) throws -> HistoryStatistics {
-        let filter = try resolvingSources(filter)
-        let (conditions, values) = HistorySQL.conditions(for: filter)
-        var others = filter
-        others.status = nil
-        let (otherConditions, otherValues) = HistorySQL.conditions(for: others)
-        let counts = try statusCounts(conditions, values)
-        var latency: HistoryStatistics.Latency?
-        var histogram = LatencyBucket.empty
-        let succeededCount = counts[.succeeded, default: 0]
-        if succeededCount > 0, filter.status == nil || filter.status == .succeeded {
-            latency = try self.latency(
-                of: succeededCount, sql: HistorySQL.succeededDurations(otherConditions), values: otherValues,
-                histogram: &histogram
-            )
-        }
-        return HistoryStatistics(total: counts.values.reduce(0, +), counts: counts, latency: latency, histogram: histogram)
-    }
-
-    /// Fetches per status, counted from the outcome index alone; the few
-    /// running rows are then split into running and interrupted on their
-    /// own, so the count never reads the table.
-    private func statusCounts(_ conditions: String, _ values: [SQLValue]) throws -> [FetchStatus: Int] {
-        var counts: [FetchStatus: Int] = [:]
-        try forEachRow(HistorySQL.countByOutcome(conditions), values) { row in
-            guard let outcome = row.optionalText(0) else { return }
-            counts[HistoryRow.status(outcome: outcome, isAlive: nil), default: 0] += Int(row.int64(1))
-        }
-        try forEachRow(HistorySQL.countRunningByLiveness(conditions), values) { row in
-            counts[HistoryRow.status(outcome: nil, isAlive: row.optionalInt64(0)), default: 0] += Int(row.int64(1))
-        }
-        return counts
-    }
-
-    /// Nearest-rank p50/p90/p99 and the maximum of `count` durations that
-    /// `sql` returns in ascending order (from the partial index on succeeded
-    /// durations), each counted in its `histogram` bucket: one pass, picking
-    /// the ranks as they go by, nothing stored.
-    private func latency(
-        of count: Int, sql: String, values: [SQLValue], histogram: inout [LatencyBucket]
-    ) throws -> HistoryStatistics.Latency {
-        let ranks = [50, 90, 99].map { ($0 * count + 99) / 100 }
-        var picked: [Int64] = []
-        var rank = 0
-        var last: Int64 = 0
-        var bucket = 0
-        try forEachRow(sql, values) { row in
-            rank += 1
-            last = row.int64(0)
-            if picked.count < ranks.count, rank == ranks[picked.count] { picked.append(last) }
-            // Ascending: the bucket only ever moves up.
-            while bucket + 1 < LatencyBucket.bounds.count, last >= LatencyBucket.bounds[bucket + 1] { bucket += 1 }
-            histogram[bucket].count += 1
-        }
-        while picked.count < ranks.count { picked.append(last) }
-        return HistoryStatistics.Latency(p50: picked[0], p90: picked[1], p99: picked[2], max: last)
-    }
-
-    /// The fetches matching `filter`, counted per status within each
-    /// source, status, local day or local hour; groups in key order
-    /// (statuses in `HistoryStatistics.statusOrder`, days and hours in time order).
-    public func statistics(matching filter: HistoryFilter = .all, by grouping: StatisticsGrouping) throws -> [StatisticsGroup] {
-        let filter = try resolvingSources(filter)
-        let (conditions, values) = HistorySQL.conditions(for: filter)
-        guard grouping != .outcome else {
-            // The counts per status are the groups: read from the outcome index, as `statistics` does.
-            let counts = try statusCounts(conditions, values)
-            return HistoryStatistics.statusOrder.compactMap { status in
-                counts[status].map { StatisticsGroup(key: status.rawValue, counts: [status: $0]) }
-            }
-        }
-        var groups: [StatisticsGroup] = []
-        try forEachRow(HistorySQL.countByGroup(grouping, conditions), values) { row in
-            let key = row.optionalText(0) ?? ""
-            if groups.last?.key != key { groups.append(StatisticsGroup(key: key, counts: [:])) }
-            let status = HistoryRow.status(outcome: row.optionalText(1), isAlive: row.optionalInt64(2))
-            groups[groups.count - 1].counts[status, default: 0] += Int(row.int64(3))
-        }
-        return groups
-    }
-
     private static func unique<T: Identifiable>(
         _ matches: [T], kind: String, prefix: String
     ) throws(HistoryError) -> T where T.ID == UUID {
@@ -156,4 +74,45 @@ extension Database {
         }
         return text.joined(separator: "\n")
     }
+}
+
+
+// The SQL of reading.
+extension HistorySQL {
+    static let fetchByIDRange = "SELECT \(fetchColumns) FROM fetch WHERE id >= ? AND id < ? ORDER BY id LIMIT 3"
+
+    static let sessionByIDRange = "SELECT \(sessionColumns) FROM session WHERE id >= ? AND id < ? ORDER BY id LIMIT 3"
+    static let sessionByID = "SELECT \(sessionColumns) FROM session WHERE id = ?"
+    static let newestSession = "SELECT \(sessionColumns) FROM session ORDER BY started_at DESC, rowid DESC LIMIT 1"
+
+    static let tableNames = "SELECT name FROM sqlite_schema WHERE type = 'table'"
+
+    /// Every row of `table`, a name read from `sqlite_schema` itself, never from input.
+    static func everyRow(of table: String) -> String {
+        "SELECT * FROM \"\(table)\""
+    }
+
+    static func oldestFirst(_ filter: HistoryFilter) -> (String, [SQLValue]) {
+        let (conditions, values) = conditions(for: filter)
+        return ("SELECT \(fetchColumns) FROM fetch\(conditions) ORDER BY started_at, seq", values)
+    }
+
+    static func newestFirst(_ filter: HistoryFilter, limit: Int?) -> (String, [SQLValue]) {
+        let (conditions, values) = conditions(for: filter)
+        return (
+            "SELECT \(fetchColumns) FROM fetch\(conditions) ORDER BY started_at DESC, seq DESC LIMIT ?",
+            values + [.integer(Int64(limit ?? -1))]
+        )
+    }
+
+    /// The bounds of the ids starting with `prefix`: every id is lower-case
+    /// hexadecimal and dashes, all below "~".
+    static func idRange(_ text: String) throws(HistoryError) -> (String, String) {
+        let prefix = text.lowercased()
+        guard !prefix.isEmpty, prefix.count <= 36, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw .invalidID(text.count > 40 ? text.prefix(40) + "…" : text)
+        }
+        return (prefix, prefix + "~")
+    }
+
 }

@@ -47,3 +47,41 @@ extension Database {
         if changes != 1 { throw HistoryError.notRunning(id) }
     }
 }
+
+
+// The SQL of recording.
+extension HistorySQL {
+    @_spi(Benchmarks) public static let insertSession = """
+        INSERT INTO session (id, started_at, source, host, process_id, boot_id, process_started)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// A fetch starts when it is tapped: `started_at` and `tapped_at` are the
+    /// same moment, kept apart so a replay can tell if either was changed.
+    /// Its `seq` is SQLite's (the largest plus one: NULL asks for it) unless
+    /// a deletion took away a larger one (`Migrations/0007_keep_seq_growing.sql`).
+    /// Named `rowid`, which `seq` is another name for, and which the tests'
+    /// histories of schema 4 have too.
+    @_spi(Benchmarks) public static let insertFetch = """
+        INSERT INTO fetch (rowid, id, session_id, source, started_at, tapped_at, timeout_ms)
+        VALUES (\(seqAboveHighWater), ?1, ?2, ?3, ?4, ?4, ?5)
+        """
+
+    /// The high-water mark plus one when it is not below the largest `seq`
+    /// in the table; else NULL.
+    private static let seqAboveHighWater = """
+        (SELECT seq + 1 FROM fetch_seq_high_water WHERE seq >= (SELECT coalesce(max(rowid), 0) FROM fetch))
+        """
+
+    /// Keeps `?` as the high-water mark unless it already is higher.
+    static let raiseSeqHighWater = """
+        INSERT INTO fetch_seq_high_water (only_row, seq) VALUES (1, ?)
+        ON CONFLICT (only_row) DO UPDATE SET seq = max(seq, excluded.seq)
+        """
+
+    @_spi(Benchmarks) public static let endFetch = """
+        UPDATE fetch SET ended_at = ?1, duration_ms = ?2, outcome = ?3, cancel_reason = ?4, value = ?5, error = ?6,
+            http_status = ?7, response_bytes = ?8, ended_by = ?9, ended_by_at = ?1, answer_value = ?10, answer_error = ?11
+        WHERE id = ?12 AND outcome IS NULL
+        """
+}

@@ -46,3 +46,15 @@ extension Database {
         return resolved
     }
 }
+
+
+// The SQL of `--source`.
+extension HistorySQL {
+    /// Whether any fetch has exactly the source bound.
+    static let sourceExists = "SELECT 1 FROM fetch WHERE source = ? LIMIT 1"
+
+    /// The first source from (or after) the one bound, in `fetch_by_source`'s
+    /// order: one seek each, however many fetches a source has.
+    static let firstSourceFrom = "SELECT source FROM fetch WHERE source >= ? ORDER BY source LIMIT 1"
+    static let firstSourceAfter = "SELECT source FROM fetch WHERE source > ? ORDER BY source LIMIT 1"
+}

@@ -21,58 +21,129 @@ public struct StoredOutcome {
     }
 }
 
-/// Rows of the history's tables decoded into values, by the column order of
-/// `HistorySQL.fetchColumns` and `HistorySQL.sessionColumns`.
+/// The columns a fetch is read from, in the order every SELECT of fetches
+/// lists them (`FetchColumn.selectList`).
+enum FetchColumn: Int32, SelectedColumn {
+    case id, sessionID, source, startedAt, endedAt, durationMs, outcome, cancelReason, value, error, isAlive
+    case httpStatus, responseBytes
+    // The script, if the fetch was recorded with one.
+    case tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError
+
+    var expression: String {
+        switch self {
+        case .id: "id"
+        case .sessionID: "session_id"
+        case .source: "source"
+        case .startedAt: "started_at"
+        case .endedAt: "ended_at"
+        case .durationMs: "duration_ms"
+        case .outcome: "outcome"
+        case .cancelReason: "cancel_reason"
+        case .value: "value"
+        case .error: "error"
+        case .isAlive: HistorySQL.isAlive
+        case .httpStatus: "http_status"
+        case .responseBytes: "response_bytes"
+        case .tappedAt: "tapped_at"
+        case .timeoutMs: "timeout_ms"
+        case .endedBy: "ended_by"
+        case .endedByAt: "ended_by_at"
+        case .answerValue: "answer_value"
+        case .answerError: "answer_error"
+        }
+    }
+}
+
+/// The columns a session is read from, in the order every SELECT of
+/// sessions lists them (`SessionColumn.selectList`).
+enum SessionColumn: Int32, SelectedColumn {
+    case id, startedAt, source, host, processID, bootID, processStarted
+
+    var expression: String {
+        switch self {
+        case .id: "id"
+        case .startedAt: "started_at"
+        case .source: "source"
+        case .host: "host"
+        case .processID: "process_id"
+        case .bootID: "boot_id"
+        case .processStarted: "process_started"
+        }
+    }
+}
+
+extension HistorySQL {
+    /// 1 or 0 for a running fetch (is its recorder alive?), NULL for an
+    /// ended one. Only evaluated for running rows, which are few.
+    static let isAlive = """
+        CASE WHEN outcome IS NULL THEN (SELECT fetch_history_process_alive(host, boot_id, process_id, process_started) \
+        FROM session WHERE session.id = fetch.session_id) END
+        """
+
+    static let fetchColumns = FetchColumn.selectList
+    static let sessionColumns = SessionColumn.selectList
+}
+
+/// Rows of the history's tables decoded into values, column by column name.
 enum HistoryRow {
     static func status(outcome: String?, isAlive: Int64?) -> FetchStatus {
         guard let outcome else { return isAlive == 0 ? .interrupted : .running }
         return FetchStatus(rawValue: outcome) ?? .failed
     }
 
+    /// A row of `FetchColumn`s.
     static func fetch(_ row: Row) throws -> Fetch {
-        let outcome: FetchOutcome? = switch status(outcome: row.optionalText(6), isAlive: row.optionalInt64(10)) {
+        typealias Column = FetchColumn
+        let outcome: FetchOutcome? = switch status(outcome: row.optionalText(Column.outcome), isAlive: row.optionalInt64(Column.isAlive)) {
         case .running: nil
-        case .succeeded: .succeeded(row.optionalFetchValue(8) ?? FetchValue(validJSON: "null"))
-        case .failed: .failed(row.optionalText(9) ?? "")
-        case .cancelled: .cancelled(CancelReason(rawValue: row.text(7)) ?? .user)
+        case .succeeded: .succeeded(row.optionalFetchValue(Column.value) ?? FetchValue(validJSON: "null"))
+        case .failed: .failed(row.optionalText(Column.error) ?? "")
+        case .cancelled: .cancelled(CancelReason(rawValue: row.text(Column.cancelReason)) ?? .user)
         case .timedOut: .timedOut
         case .interrupted: .interrupted
         }
         return Fetch(
-            id: try uuid(row, 0), sessionID: try uuid(row, 1), source: row.text(2),
-            startedAt: Timestamp(millisecondsSince1970: row.int64(3)),
-            endedAt: row.optionalInt64(4).map(Timestamp.init(millisecondsSince1970:)),
-            durationMilliseconds: row.optionalInt64(5), outcome: outcome,
-            response: row.optionalInt64(11).map { SourceResponse(status: Int($0), bytes: Int(row.optionalInt64(12) ?? 0)) },
+            id: try uuid(row, Column.id), sessionID: try uuid(row, Column.sessionID), source: row.text(Column.source),
+            startedAt: Timestamp(millisecondsSince1970: row.int64(Column.startedAt)),
+            endedAt: row.optionalInt64(Column.endedAt).map(Timestamp.init(millisecondsSince1970:)),
+            durationMilliseconds: row.optionalInt64(Column.durationMs), outcome: outcome,
+            response: row.optionalInt64(Column.httpStatus).map {
+                SourceResponse(status: Int($0), bytes: Int(row.optionalInt64(Column.responseBytes) ?? 0))
+            },
             script: script(row)
         )
     }
 
-    /// Columns 13…18: the script, if the fetch was recorded with one.
+    /// The script of a row of `FetchColumn`s, if the fetch was recorded with one.
     static func script(_ row: Row) -> FetchScript? {
-        guard let tappedAt = row.optionalInt64(13) else { return nil }
+        typealias Column = FetchColumn
+        guard let tappedAt = row.optionalInt64(Column.tappedAt) else { return nil }
         var end: FetchScript.End?
-        if let name = row.optionalText(15), let at = row.optionalInt64(16),
-           let cause = FetchEnd.Cause(name: name, value: row.optionalFetchValue(17), error: row.optionalText(18)) {
+        if let name = row.optionalText(Column.endedBy), let at = row.optionalInt64(Column.endedByAt),
+           let cause = FetchEnd.Cause(
+               name: name, value: row.optionalFetchValue(Column.answerValue), error: row.optionalText(Column.answerError)
+           ) {
             end = FetchScript.End(cause: cause, at: Timestamp(millisecondsSince1970: at))
         }
         return FetchScript(
-            tappedAt: Timestamp(millisecondsSince1970: tappedAt), timeoutMilliseconds: row.optionalInt64(14), end: end
+            tappedAt: Timestamp(millisecondsSince1970: tappedAt), timeoutMilliseconds: row.optionalInt64(Column.timeoutMs), end: end
         )
     }
 
+    /// A row of `SessionColumn`s.
     static func session(_ row: Row) throws -> Session {
-        Session(
-            id: try uuid(row, 0), startedAt: Timestamp(millisecondsSince1970: row.int64(1)),
-            source: row.text(2),
+        typealias Column = SessionColumn
+        return Session(
+            id: try uuid(row, Column.id), startedAt: Timestamp(millisecondsSince1970: row.int64(Column.startedAt)),
+            source: row.text(Column.source),
             process: ProcessIdentity(
-                host: row.text(3), processID: Int32(truncatingIfNeeded: row.int64(4)),
-                bootID: row.optionalText(5), startTicks: row.optionalInt64(6)
+                host: row.text(Column.host), processID: Int32(truncatingIfNeeded: row.int64(Column.processID)),
+                bootID: row.optionalText(Column.bootID), startTicks: row.optionalInt64(Column.processStarted)
             )
         )
     }
 
-    static func uuid(_ row: Row, _ column: Int32) throws -> UUID {
+    static func uuid(_ row: Row, _ column: some SelectedColumn) throws -> UUID {
         guard let id = row.withUTF8(column, UUID.init(utf8:)) else {
             throw SQLiteError(code: SQLITE_MISMATCH, message: "'\(row.text(column))' in the history is not a UUID")
         }
