@@ -1,5 +1,4 @@
 import FetchHistory
-import FoundationEssentials
 
 extension DatabaseOptions {
     /// Opens an existing history to delete from it (`prune`, `delete`). A
@@ -9,12 +8,11 @@ extension DatabaseOptions {
     /// (`CommitPauseOption`).
     func openForChanging(_ verb: String, beforeCommit: (@Sendable () throws -> Void)? = nil) throws -> any HistoryWriter {
         let path = try path()
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw DatabaseFileError.noHistoryToChange(path: path, verb: verb)
-        }
         do {
             return HistoryStore.OnCallersThread(try HistoryStore(path: path, access: .readWrite), beforeCommit: beforeCommit)
-        } catch HistoryError.cannotOpen(_, reason: .readOnly) {
+        } catch .cannotOpen(_, reason: .missing) {
+            throw DatabaseFileError.noHistoryToChange(path: path, verb: verb)
+        } catch .cannotOpen(_, reason: .readOnly) {
             throw DatabaseFileError.readOnlyToChange(path: path)
         }
     }
