@@ -6,6 +6,7 @@ import FetchHistoryModel
 enum RecordKey: Int, CaseIterable {
     case id, session, source, outcome, cancelReason, value, error, startedAt, endedAt, durationMs, status, bytes
     case tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError
+    case host
 
     /// The key as written.
     var name: String {
@@ -28,6 +29,7 @@ enum RecordKey: Int, CaseIterable {
         case .endedByAt: "endedByAt"
         case .answerValue: "answerValue"
         case .answerError: "answerError"
+        case .host: "host"
         }
     }
 

@@ -18,12 +18,16 @@ public struct Fetch: Hashable, Sendable, Identifiable {
     /// What the user and the source did, for replay; nil for fetches
     /// recorded before scripts were kept.
     public var script: FetchScript?
+    /// The host that recorded it (its session's): the machine's host name,
+    /// or empty for a fetch imported from an export that did not say.
+    public var host: String
 
     public init(
         id: UUID, sessionID: UUID, source: String, startedAt: Timestamp,
         endedAt: Timestamp? = nil, durationMilliseconds: Int64? = nil, outcome: FetchOutcome? = nil,
-        response: SourceResponse? = nil, script: FetchScript? = nil
+        response: SourceResponse? = nil, script: FetchScript? = nil, host: String = ""
     ) {
+        self.host = host
         self.response = response
         self.script = script
         self.id = id

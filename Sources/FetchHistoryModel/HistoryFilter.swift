@@ -26,12 +26,15 @@ public struct HistoryFilter: Hashable, Sendable {
     /// decimal) contains this text, ignoring case (see `TextSearch`). Every
     /// character is literal: `%`, `_` and `\` have no special meaning.
     public var containing: String?
+    /// Fetches recorded on a host `HostPattern` matches (`ci-*`).
+    public var host: HostPattern?
 
     public init(
         status: FetchStatus? = nil, source: String? = nil, sessionID: UUID? = nil,
         since: Timestamp? = nil, until: Timestamp? = nil, containing: String? = nil,
-        sources: [String]? = nil, sourceMatching: String? = nil
+        sources: [String]? = nil, sourceMatching: String? = nil, host: HostPattern? = nil
     ) {
+        self.host = host
         self.status = status
         self.source = source
         self.sources = sources

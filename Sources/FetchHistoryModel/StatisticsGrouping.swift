@@ -8,4 +8,6 @@ public enum StatisticsGrouping: String, CaseIterable, Hashable, Sendable {
     case day
     /// The local hour the fetch started, `2026-11-22 14:00`.
     case hour
+    /// The host that recorded the fetch.
+    case host
 }

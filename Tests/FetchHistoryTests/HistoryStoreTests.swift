@@ -52,8 +52,10 @@ import FetchHistory
             script: FetchScript(
                 tappedAt: Timestamp(millisecondsSince1970: 2_000),
                 end: FetchScript.End(cause: .answer(42), at: Timestamp(millisecondsSince1970: 2_150))
-            )
+            ),
+            host: session.process.host
         ))
+        #expect(!session.process.host.isEmpty)
     }
 
     @Test(arguments: [

@@ -176,7 +176,8 @@ struct JSONWriterTests {
             script: FetchScript(
                 tappedAt: Timestamp(millisecondsSince1970: 1_795_341_600_000), timeoutMilliseconds: 5000,
                 end: FetchScript.End(cause: .failure("HTTP 503 \"busy\""), at: Timestamp(millisecondsSince1970: 1_795_341_601_002))
-            )
+            ),
+            host: "ci-3"
         )
         let succeeded = Fetch(
             id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!,
@@ -197,9 +198,9 @@ struct JSONWriterTests {
 
         // When written as export records
         // Then every key is there, in order, each with its own value
-        #expect(FetchJSON.string(failed) == #"{"id":"a13bc712-cde0-4dd1-b746-9a3aacc05ec9","session":"6ea1f6cc-9c8a-4f31-9e7a-027c8c3a4770","source":"https://numbers.example/n?page=2","outcome":"failed","cancelReason":null,"value":null,"error":"HTTP 503 \"busy\"","startedAt":"2026-11-22T10:00:00.000Z","endedAt":"2026-11-22T10:00:01.002Z","durationMs":1002,"status":503,"bytes":17,"tappedAt":"2026-11-22T10:00:00.000Z","timeoutMs":5000,"endedBy":"failure","endedByAt":"2026-11-22T10:00:01.002Z","answerValue":null,"answerError":"HTTP 503 \"busy\""}"#)
-        #expect(FetchJSON.string(succeeded) == #"{"id":"00000000-0000-0000-0000-000000000001","session":"00000000-0000-0000-0000-000000000002","source":"random","outcome":"succeeded","cancelReason":null,"value":-42,"error":null,"startedAt":"1970-01-01T00:00:00.000Z","endedAt":"1970-01-01T00:00:00.007Z","durationMs":7,"status":null,"bytes":null,"tappedAt":"1970-01-01T00:00:00.000Z","timeoutMs":null,"endedBy":"answer","endedByAt":"1970-01-01T00:00:00.007Z","answerValue":-42,"answerError":null}"#)
-        #expect(FetchJSON.string(cancelled) == #"{"id":"00000000-0000-0000-0000-000000000003","session":"00000000-0000-0000-0000-000000000002","source":"random","outcome":"cancelled","cancelReason":"superseded","value":null,"error":null,"startedAt":"1970-01-01T00:00:00.010Z","endedAt":"1970-01-01T00:00:00.012Z","durationMs":2,"status":null,"bytes":null,"tappedAt":null,"timeoutMs":null,"endedBy":null,"endedByAt":null,"answerValue":null,"answerError":null}"#)
+        #expect(FetchJSON.string(failed) == #"{"id":"a13bc712-cde0-4dd1-b746-9a3aacc05ec9","session":"6ea1f6cc-9c8a-4f31-9e7a-027c8c3a4770","source":"https://numbers.example/n?page=2","outcome":"failed","cancelReason":null,"value":null,"error":"HTTP 503 \"busy\"","startedAt":"2026-11-22T10:00:00.000Z","endedAt":"2026-11-22T10:00:01.002Z","durationMs":1002,"status":503,"bytes":17,"tappedAt":"2026-11-22T10:00:00.000Z","timeoutMs":5000,"endedBy":"failure","endedByAt":"2026-11-22T10:00:01.002Z","answerValue":null,"answerError":"HTTP 503 \"busy\"","host":"ci-3"}"#)
+        #expect(FetchJSON.string(succeeded) == #"{"id":"00000000-0000-0000-0000-000000000001","session":"00000000-0000-0000-0000-000000000002","source":"random","outcome":"succeeded","cancelReason":null,"value":-42,"error":null,"startedAt":"1970-01-01T00:00:00.000Z","endedAt":"1970-01-01T00:00:00.007Z","durationMs":7,"status":null,"bytes":null,"tappedAt":"1970-01-01T00:00:00.000Z","timeoutMs":null,"endedBy":"answer","endedByAt":"1970-01-01T00:00:00.007Z","answerValue":-42,"answerError":null,"host":""}"#)
+        #expect(FetchJSON.string(cancelled) == #"{"id":"00000000-0000-0000-0000-000000000003","session":"00000000-0000-0000-0000-000000000002","source":"random","outcome":"cancelled","cancelReason":"superseded","value":null,"error":null,"startedAt":"1970-01-01T00:00:00.010Z","endedAt":"1970-01-01T00:00:00.012Z","durationMs":2,"status":null,"bytes":null,"tappedAt":null,"timeoutMs":null,"endedBy":null,"endedByAt":null,"answerValue":null,"answerError":null,"host":""}"#)
 
         // And appending to a buffer writes the same bytes after what it held
         var buffer = Array("x".utf8)

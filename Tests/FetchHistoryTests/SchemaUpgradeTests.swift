@@ -38,6 +38,10 @@ import FetchHistory
         try await store.write { db in
             try db.execute("CREATE TEMP TABLE fetch_seq_high_water (only_row INTEGER PRIMARY KEY, seq INTEGER NOT NULL)")
         }
+        // It also writes each fetch's host (schema 8): a column added for
+        // the recording and dropped after it, leaving the table as schema 4 made it.
+        try await store.write { db in try db.execute("ALTER TABLE fetch ADD COLUMN host TEXT NOT NULL DEFAULT ''") }
+        defer { try? store.write { db in try db.execute("ALTER TABLE fetch DROP COLUMN host") } }
         let recorder = try await HistoryRecorder(
             store: store, source: "http://127.0.0.1:8080/n", startedAt: Timestamp(millisecondsSince1970: 1_763_800_000_000)
         )
@@ -107,12 +111,18 @@ import FetchHistory
     /// the table's rowid), each record written by the export's writer.
     nonisolated static func exportOfVersion4(_ db: Database) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        try db.forEachRow("SELECT \(HistorySQL.fetchColumns) FROM fetch ORDER BY started_at, rowid") { row in
+        try db.forEachRow("SELECT \(version4Columns) FROM fetch ORDER BY started_at, rowid") { row in
             FetchJSON.append(try HistoryRow.fetch(row), to: &bytes)
             bytes.append(UInt8(ascii: "\n"))
         }
         return bytes
     }
+
+    /// Today's columns of a fetch, read from a version-4 table: the host
+    /// (schema 8) is its session's, which the upgrade copies into it.
+    nonisolated static let version4Columns = FetchColumn.allCases.map {
+        $0 == .host ? "(SELECT host FROM session WHERE session.id = fetch.session_id)" : $0.expression
+    }.joined(separator: ", ")
 
     /// The export as this version writes it.
     static func export(_ store: HistoryStore) throws -> [UInt8] {
@@ -182,7 +192,7 @@ import FetchHistory
         let valuesBefore = try await old.read { db in try Self.storedValues(db) }
         let recordedBefore = try await old.read { db in
             try db.rows(
-                "SELECT \(HistorySQL.fetchColumns) FROM fetch WHERE session_id = ? ORDER BY started_at, rowid",
+                "SELECT \(Self.version4Columns) FROM fetch WHERE session_id = ? ORDER BY started_at, rowid",
                 [.text(session.id.lowercased)], HistoryRow.fetch
             )
         }

@@ -13,7 +13,7 @@ struct StatsCommand: HistoryCommand {
 
             Percentiles are nearest-rank over the durations of succeeded fetches; the histogram \
             counts them in buckets of 10ms, 25ms, 50ms, 100ms, … 1m (bars on a terminal, plain \
-            text otherwise). --by adds a table of the counts per source, outcome, local day or \
+            text otherwise). --by adds a table of the counts per source, host, outcome, local day or \
             local hour.
 
             Examples:
@@ -21,6 +21,7 @@ struct StatsCommand: HistoryCommand {
               fetch-history stats --since 7d --source random --format json
               fetch-history stats --session 853a984f
               fetch-history stats --by source
+              fetch-history stats --host 'ci-*' --by host
               fetch-history stats --since 2d --by hour --format json
               fetch-history stats --grep 'HTTP 503' --by day
             """
@@ -30,7 +31,7 @@ struct StatsCommand: HistoryCommand {
 
     @OptionGroup var filters: FilterOptions
 
-    @Option(help: ArgumentHelp("Also count per source, outcome, day or hour (local time).", valueName: "grouping"))
+    @Option(help: ArgumentHelp("Also count per source, host, outcome, day or hour (local time).", valueName: "grouping"))
     var by: StatisticsGrouping?
 
     @Option(help: "text or json.")

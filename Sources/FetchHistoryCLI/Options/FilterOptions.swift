@@ -41,6 +41,15 @@ struct FilterOptions: ParsableArguments {
     )
     var grep: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Only fetches recorded on a host matching PATTERN, where * is any run of characters.",
+            discussion: "Every other character is literal; case-sensitive. Example: --host 'ci-*'",
+            valueName: "PATTERN"
+        )
+    )
+    var host: String?
+
     @Option(help: ArgumentHelp("Only fetches of this session (an id or unique id prefix).", valueName: "id"))
     var session: String?
 
@@ -61,6 +70,7 @@ struct FilterOptions: ParsableArguments {
         // it would match everything (or, for a source, nothing) silently.
         if grep?.isEmpty == true { throw ValidationError("--grep is empty; give the text to search for") }
         if source?.isEmpty == true { throw ValidationError("--source is empty; give a source, a host or a URL prefix") }
+        if host?.isEmpty == true { throw ValidationError("--host is empty; give a host name or a pattern such as 'ci-*'") }
     }
 
     static func status(_ text: String) throws -> FetchStatus {
@@ -78,7 +88,7 @@ struct FilterOptions: ParsableArguments {
         if let session { sessionID = try await history.session(idPrefix: session).id }
         return HistoryFilter(
             status: outcome, sessionID: sessionID, since: since?.timestamp, until: until?.timestamp, containing: grep,
-            sourceMatching: source
+            sourceMatching: source, host: host.map(HostPattern.init)
         )
     }
 }

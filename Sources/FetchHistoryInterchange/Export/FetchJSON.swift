@@ -9,12 +9,14 @@ import FetchHistoryModel
 ///  "value":42,"error":null,"startedAt":"2026-11-22T10:00:00.000Z",
 ///  "endedAt":"2026-11-22T10:00:01.002Z","durationMs":1002,"status":null,"bytes":null,
 ///  "tappedAt":"2026-11-22T10:00:00.000Z","timeoutMs":null,"endedBy":"answer",
-///  "endedByAt":"2026-11-22T10:00:01.002Z","answerValue":42,"answerError":null}
+///  "endedByAt":"2026-11-22T10:00:01.002Z","answerValue":42,"answerError":null,"host":"ci-3"}
 /// ```
 ///
 /// `status` and `bytes` are the HTTP status and body size, for the HTTP source.
 /// `tappedAt`, `timeoutMs`, `endedBy`, `endedByAt`, `answerValue` and
 /// `answerError` are the fetch's script (`FetchScript`), null when it has none.
+/// `host` is the host that recorded it, empty when not known; a record
+/// without it (an export of an earlier version) is read with an empty one.
 public enum FetchJSON {
     /// Appends `fetch` as one JSON object (no newline) to `buffer`.
     public static func append(_ fetch: Fetch, to buffer: inout [UInt8]) {
@@ -57,6 +59,7 @@ extension JSONWriter {
             case .endedByAt: timestamp(end?.at)
             case .answerValue: value(end?.cause.answerValue)
             case .answerError: string(end?.cause.answerError)
+            case .host: string(fetch.host)
             }
         }
         endObject()

@@ -162,7 +162,8 @@ struct RecordFields {
         }
         return Fetch(
             id: id, sessionID: session, source: source, startedAt: startedAt, endedAt: endedAt,
-            durationMilliseconds: duration, outcome: outcome, response: response, script: script
+            durationMilliseconds: duration, outcome: outcome, response: response, script: script,
+            host: try string(.host) ?? ""
         )
     }
 

@@ -103,6 +103,7 @@ public struct ImportBatch {
             if sessions.insert(fetch.sessionID).inserted {
                 try database.execute(insertSession, [
                     .text(session.text), .integer(fetch.startedAt.millisecondsSince1970), .text(fetch.source),
+                    .text(fetch.host),
                 ])
             }
         }
@@ -128,6 +129,7 @@ public struct ImportBatch {
         arguments.append(script?.end?.at.millisecondsSince1970)
         arguments.append(script?.end?.cause.answerValue)
         arguments.append(script?.end?.cause.answerError)
+        arguments.append(fetch.host)
         try insertFetch.run(with: arguments)
         if database.changes == 1 {
             summary.added += 1
@@ -199,7 +201,7 @@ private struct SkippedRecords {
 // The SQL of import.
 extension HistorySQL {
     @_spi(Benchmarks) public static let importSession = """
-        INSERT INTO session (id, started_at, source, host, process_id) VALUES (?, ?, ?, '', 0)
+        INSERT INTO session (id, started_at, source, host, process_id) VALUES (?, ?, ?, ?, 0)
         ON CONFLICT (id) DO NOTHING
         """
 
@@ -209,9 +211,9 @@ extension HistorySQL {
     @_spi(Benchmarks) public static let importFetch = """
         INSERT INTO fetch (
             seq, id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error,
-            http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error
+            http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error, host
         )
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (id) DO NOTHING
         """
 

@@ -61,10 +61,11 @@ extension HistorySQL {
     /// Its `seq` is SQLite's (the largest plus one: NULL asks for it) unless
     /// a deletion took away a larger one (`Migrations/0007_keep_seq_growing.sql`).
     /// Named `rowid`, which `seq` is another name for, and which the tests'
-    /// histories of schema 4 have too.
+    /// histories of schema 4 have too. Its host is its session's
+    /// (`Migrations/0008_fetch_host.sql`).
     @_spi(Benchmarks) public static let insertFetch = """
-        INSERT INTO fetch (rowid, id, session_id, source, started_at, tapped_at, timeout_ms)
-        VALUES (\(seqAboveHighWater), ?1, ?2, ?3, ?4, ?4, ?5)
+        INSERT INTO fetch (rowid, id, session_id, source, started_at, tapped_at, timeout_ms, host)
+        VALUES (\(seqAboveHighWater), ?1, ?2, ?3, ?4, ?4, ?5, (SELECT host FROM session WHERE id = ?2))
         """
 
     /// The high-water mark plus one when it is not below the largest `seq`

@@ -109,6 +109,7 @@ extension HistorySQL {
     static func groupKey(_ grouping: StatisticsGrouping) -> String {
         switch grouping {
         case .source: "source"
+        case .host: "host"
         case .outcome: "outcome"
         case .day: "strftime('%Y-%m-%d', started_at / 1000, 'unixepoch', 'localtime')"
         case .hour: "strftime('%Y-%m-%d %H:00', started_at / 1000, 'unixepoch', 'localtime')"

@@ -46,6 +46,11 @@ extension HistorySQL {
             clauses.append("started_at < ?")
             values.append(.integer(until.millisecondsSince1970))
         }
+        if let host = filter.host {
+            let (condition, bound) = host.condition
+            clauses.append(condition)
+            values += bound
+        }
         // Last: the cheap, indexed conditions narrow the rows first.
         if let text = filter.containing {
             clauses.append("fetch_history_contains(?, error, source, value)")

@@ -28,6 +28,7 @@ enum FetchColumn: Int32, SelectedColumn {
     case httpStatus, responseBytes
     // The script, if the fetch was recorded with one.
     case tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError
+    case host
 
     var expression: String {
         switch self {
@@ -50,6 +51,7 @@ enum FetchColumn: Int32, SelectedColumn {
         case .endedByAt: "ended_by_at"
         case .answerValue: "answer_value"
         case .answerError: "answer_error"
+        case .host: "host"
         }
     }
 }
@@ -110,7 +112,7 @@ enum HistoryRow {
             response: row.optionalInt64(Column.httpStatus).map {
                 SourceResponse(status: Int($0), bytes: Int(row.optionalInt64(Column.responseBytes) ?? 0))
             },
-            script: script(row)
+            script: script(row), host: row.text(Column.host)
         )
     }
 
