@@ -39,11 +39,16 @@ struct StatsPicturesTests {
         #expect(object["by"] is NSNull)
     }
 
-    @Test(arguments: ["source", "outcome", "day", "hour"])
+    @Test(arguments: ["source", "host", "outcome", "day", "hour"])
     func theJSONBreakdownMatchesCountsComputedFromTheRecords(_ grouping: String) async throws {
-        // Given a random history over two days and two sources (read in UTC)
+        // Given a random history over two days, two sources and three hosts (read in UTC)
         let sandbox = try Sandbox()
-        let records = StatsCommandTests.randomHistory(count: 300, seed: 12).map(Fixtures.asRead)
+        let hosts = ["ci-1", "ci-2", "probe-3"]
+        let records = StatsCommandTests.randomHistory(count: 300, seed: 12).map(Fixtures.asRead).enumerated().map { index, record in
+            var record = record
+            record.host = hosts[index * 7 % hosts.count]
+            return record
+        }
         try await sandbox.importRecords(records)
 
         // When stats are broken down
@@ -54,6 +59,7 @@ struct StatsPicturesTests {
             let time = ISO.format(record.startedAt)
             return switch grouping {
             case "source": record.source
+            case "host": record.host ?? ""
             case "outcome": record.outcome
             case "day": String(time.prefix(10))
             default: time.prefix(10) + " " + time.dropFirst(11).prefix(2) + ":00"

@@ -279,4 +279,25 @@ extension MigrationTests {
         #expect(try database.scalarInt64("PRAGMA user_version") == 0)
         #expect(try database.scalarInt64("SELECT count(*) FROM sqlite_schema") == 0)
     }
+
+    @Test func schemaEightGivesEachFetchItsSessionsHost() throws {
+        // Given a history of schema 7 with a fetch in each of two sessions of two hosts
+        let database = try Database(path: ":memory:", access: .create)
+        try Migrator(migrations: Array(Migration.embedded.prefix(7))).migrate(database)
+        for (session, host) in [("s1", "ci-1"), ("s2", "probe-3")] {
+            try database.execute(
+                "INSERT INTO session (id, started_at, source, host, process_id) VALUES (?, 0, 'random', ?, 0)",
+                [.text(session), .text(host)]
+            )
+            try database.execute(
+                "INSERT INTO fetch (id, session_id, source, started_at) VALUES (?, ?, 'random', 0)", [.text("f-" + session), .text(session)]
+            )
+        }
+
+        // When it is brought up to date
+        try Migrator().migrate(database)
+
+        // Then each fetch carries its session's host
+        #expect(try database.rows("SELECT id, host FROM fetch ORDER BY id") { "\($0.text(0)) \($0.text(1))" } == ["f-s1 ci-1", "f-s2 probe-3"])
+    }
 }

@@ -26,6 +26,9 @@ struct ExportRecord: Hashable, Sendable, CustomStringConvertible {
     /// The HTTP status and body size, for the HTTP source; both or neither.
     var status: Int?
     var bytes: Int?
+    /// The host that recorded it (written last, after the script's keys,
+    /// when not nil); read back as nil when empty or absent.
+    var host: String?
 
     var description: String { jsonLine }
 
@@ -37,7 +40,7 @@ struct ExportRecord: Hashable, Sendable, CustomStringConvertible {
     static func make(
         _ outcome: String, id: String, session: String = Ids.session(1), source: String = "random",
         at startedAt: Int64, duration: Int64 = 100, value: Int = 42, error: String = "the source failed",
-        cancelReason: String = "user", status: Int? = nil, bytes: Int? = nil
+        cancelReason: String = "user", status: Int? = nil, bytes: Int? = nil, host: String? = nil
     ) -> ExportRecord {
         let ended = !["running", "interrupted"].contains(outcome)
         return ExportRecord(
@@ -48,7 +51,7 @@ struct ExportRecord: Hashable, Sendable, CustomStringConvertible {
             startedAt: startedAt,
             endedAt: ended ? startedAt + duration : nil,
             durationMs: ended ? duration : nil,
-            status: status, bytes: bytes
+            status: status, bytes: bytes, host: host
         )
     }
 
@@ -77,7 +80,8 @@ struct ExportRecord: Hashable, Sendable, CustomStringConvertible {
             string(error), string(ISO.format(startedAt)), string(endedAt.map(ISO.format)), number(durationMs),
             number(status), number(bytes),
         ]
-        return "{" + zip(Self.keys, fields).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}"
+        let host = host.map { ",\"host\":" + string($0) } ?? ""
+        return "{" + zip(Self.keys, fields).map { "\"\($0)\":\($1)" }.joined(separator: ",") + host + "}"
     }
 
     /// JSON lines, one record each, in the given order.
@@ -158,6 +162,7 @@ extension ExportRecord {
         durationMs = try integer("durationMs")
         status = try integer("status").map { Int($0) }
         bytes = try integer("bytes").map { Int($0) }
+        host = object["host"] == nil ? nil : try string("host").flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 
