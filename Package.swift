@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 
 import PackageDescription
 
@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -67,6 +68,17 @@ let package = Package(
             dependencies: ["FetchHistoryModel", "FetchHistoryInterchange", "FetchHistoryStore", "FetchHistoryViewState"],
             swiftSettings: essentialsOnly
         ),
+        // A team's history on a PostgreSQL server, behind the same seam as
+        // the store. SwiftNIO and Foundation come with postgres-nio: only the
+        // companion links it, so commands on local files start as before.
+        .target(
+            name: "FetchHistoryPostgres",
+            dependencies: [
+                "FetchHistoryModel",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            plugins: ["EmbedMigrations"]
+        ),
         // The HTTP source: URLSession, which on Linux links libcurl.
         .target(
             name: "FetchHistoryHTTP",
@@ -100,10 +112,11 @@ let package = Package(
             name: "fetch-history",
             dependencies: ["FetchHistoryCLI"]
         ),
-        // The same commands with the HTTP source linked in.
+        // The same commands with the network linked in: the HTTP source and
+        // PostgreSQL.
         .executableTarget(
             name: "fetch-history-http",
-            dependencies: ["FetchHistoryCLI", "FetchHistoryHTTP"]
+            dependencies: ["FetchHistoryCLI", "FetchHistoryHTTP", "FetchHistoryPostgres"]
         ),
         .testTarget(
             name: "FetchHistoryTests",

@@ -2,11 +2,16 @@ import Foundation
 import PackagePlugin
 
 /// Compiles `Migrations/*.sql` (at the package root) into the target as Swift
-/// source, so the schema is part of the binary rather than a resource file.
+/// source, so the schema is part of the binary rather than a resource file:
+/// SQLite's into `FetchHistoryStore` (`Migration.embedded`), and
+/// `Migrations/postgres/*.sql` into `FetchHistoryPostgres`
+/// (`PostgresMigration.embedded`).
 @main
 struct EmbedMigrations: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
-        let folder = context.package.directoryURL.appending(path: "Migrations")
+        let postgres = target.name == "FetchHistoryPostgres"
+        let folder = context.package.directoryURL.appending(path: postgres ? "Migrations/postgres" : "Migrations")
+        let type = postgres ? "PostgresMigration" : "Migration"
         let migrations = try FileManager.default
             .contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "sql" }
@@ -19,7 +24,7 @@ struct EmbedMigrations: BuildToolPlugin {
             .buildCommand(
                 displayName: "Embedding migrations",
                 executable: try context.tool(named: "EmbedMigrationsTool").url,
-                arguments: [output.path, folder.path],
+                arguments: [output.path, folder.path, type],
                 inputFiles: [folder] + migrations,
                 outputFiles: [output]
             )

@@ -28,19 +28,21 @@ struct DeleteCommand: HistoryCommand {
     }
 
     @MainActor func run() async throws {
-        let history = try database.openForChanging("delete", beforeCommit: commitPause.beforeCommit)
-        var fetches: [Fetch] = []
-        for id in ids { fetches.append(try await history.fetch(idPrefix: id)) }
-        // All or none: a fetch deleted or started meanwhile refuses the whole deletion.
-        let summary = try await history.deleteFetches(.fetches(fetches.map(\.id)))
-        let output = OutputStream.standardOutput()
-        var seen = Set<String>()
-        for fetch in fetches where seen.insert(fetch.id.lowercased).inserted {
-            try output.write("deleted \(fetch.id.lowercased)  \(fetch.startedAt.localDescription())  \(fetch.status.rawValue)\n")
+        try await database.changing("delete", beforeCommit: commitPause.beforeCommit) { history in
+            var fetches: [Fetch] = []
+            for id in ids { fetches.append(try await history.fetch(idPrefix: id)) }
+            // All or none: a fetch deleted or started meanwhile refuses the whole deletion.
+            let summary = try await history.deleteFetches(.fetches(fetches.map(\.id)))
+            let output = OutputStream.standardOutput()
+            var seen = Set<String>()
+            for fetch in fetches where seen.insert(fetch.id.lowercased).inserted {
+                try output.write("deleted \(fetch.id.lowercased)  \(fetch.startedAt.localDescription())  \(fetch.status.rawValue)\n")
+            }
+            try output.write(RetentionReport.deleted(summary, dryRun: false))
+            try output.flush()
+            // The deletion is committed and said: giving the space back comes after.
+            if let space = try await history.reclaimSpace() { try output.write(RetentionReport.space(space)) }
+            try output.flush()
         }
-        try output.write(RetentionReport.deleted(summary, dryRun: false))
-        try output.flush()
-        if let space = try await history.reclaimSpace() { try output.write(RetentionReport.space(space)) }
-        try output.flush()
     }
 }

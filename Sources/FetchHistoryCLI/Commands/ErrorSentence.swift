@@ -7,7 +7,7 @@ import FoundationEssentials
 ///
 /// The commands throw typed errors that keep their cause (a path, errno, the
 /// library's error); this turns each into words. The library's own errors
-/// (`HistoryError`, `IDPrefixError`, …) already say themselves.
+/// (`HistoryError`, `IDPrefixError`, `PostgresHistoryError`, …) already say themselves.
 ///
 ///     ErrorSentence.describe(InputFileError.isDirectory(path: "/tmp"))
 ///     // "cannot read /tmp: it is a directory"
@@ -37,6 +37,10 @@ enum ErrorSentence {
             "\(path) is read-only, so nothing can be deleted from it; nothing was deleted"
         case .cannotCreateFolder(let folder, let failure):
             "cannot create the folder \(folder) for the history: \(failure.reason)"
+        case .serverNotForCommand(let command) where command == "replay":
+            "replay works on a local file: pull the session first (fetch-history pull --from URL --since …), then replay it from the file"
+        case .serverNotForCommand(let command):
+            "\(command) records into a local file: record into one, then send it to the server with fetch-history push --to URL"
         }
     }
 
@@ -62,10 +66,10 @@ enum ErrorSentence {
 
     private static func describe(_ error: CompanionError) -> String {
         switch error {
-        case .missing(let name, let path, let folder, let arguments):
-            missingCompanion(name, at: path, in: folder, arguments: arguments)
-        case .cannotStart(let path, let failure):
-            "fetching over HTTP needs \(path), which could not be started: \(failure.reason)"
+        case .missing(let name, let path, let folder, let arguments, let purpose):
+            missingCompanion(name, at: path, in: folder, arguments: arguments, purpose: purpose)
+        case .cannotStart(let path, let failure, let purpose):
+            "\(purpose.phrase) needs \(path), which could not be started: \(failure.reason)"
         }
     }
 
@@ -73,8 +77,10 @@ enum ErrorSentence {
     /// fetch-history` builds fetch-history alone, so from a SwiftPM build
     /// folder the exact command that works is the same one run through the
     /// companion. Secrets in a URL argument are shown as `***`, as everywhere.
-    private static func missingCompanion(_ name: String, at path: String, in folder: String, arguments: [String]) -> String {
-        let missing = "fetching over HTTP needs \(name) beside this program, at \(path), and it is not there"
+    private static func missingCompanion(
+        _ name: String, at path: String, in folder: String, arguments: [String], purpose: Companion.Purpose
+    ) -> String {
+        let missing = "\(purpose.phrase) needs \(name) beside this program, at \(path), and it is not there"
         guard folder.contains("/.build/") else {
             return missing + " (`swift build -c release` builds both; install them together)"
         }

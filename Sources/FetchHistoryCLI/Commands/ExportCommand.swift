@@ -49,17 +49,18 @@ struct ExportCommand: HistoryCommand {
     var output: String?
 
     @MainActor func run() async throws {
-        let history = try database.openForReading()
-        guard let output, output != "-" else {
-            return try await write(history, to: .standardOutput())
-        }
-        let file = try AtomicFile(path: output)
-        do {
-            try await write(history, to: OutputStream(descriptor: file.descriptor, name: output))
-            try file.commit()
-        } catch {
-            file.discard()
-            throw error
+        try await database.reading { history in
+            guard let output, output != "-" else {
+                return try await write(history, to: .standardOutput())
+            }
+            let file = try AtomicFile(path: output)
+            do {
+                try await write(history, to: OutputStream(descriptor: file.descriptor, name: output))
+                try file.commit()
+            } catch {
+                file.discard()
+                throw error
+            }
         }
     }
 

@@ -104,7 +104,7 @@ struct FetchCommand: AsyncParsableCommand {
             client = RandomNumberClient(latency: latency?.duration ?? .seconds(1))
             recordedSource = RandomNumberClient.sourceName
         }
-        let store = try database.openForWriting()
+        let store = try database.openForWriting(for: "fetch")
         let recorder = try await HistoryRecorder(store: store, source: recordedSource)
         let viewState = FetchViewState(client: client, recorder: recorder, timeout: timeout?.duration)
         let output = OutputStream.standardOutput()

@@ -34,11 +34,15 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
             PruneCommand.self,
             DeleteCommand.self,
             SessionsCommand.self,
+            PushCommand.self, PullCommand.self,
         ]
     )
 
     /// Where `fetch` and `replay --live` get the HTTP source from.
     @TaskLocal static var http = HTTPClientProvider.companion(executable: "fetch-history-http")
+
+    /// Where every command gets a team history on a server from.
+    @TaskLocal static var teams = TeamHistoryProvider.companion(executable: "fetch-history-http")
 
     public init() {}
 
@@ -60,7 +64,9 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     /// The commands on the history (`HistoryCommand`) run on the main
     /// thread, inline: on a local file they exit without ever starting
     /// Swift concurrency's threads; `fetch` and `replay` start them.
-    @MainActor public static func main(http: HTTPClientProvider) -> Never {
+    @MainActor public static func main(
+        http: HTTPClientProvider, teams: TeamHistoryProvider = .companion(executable: "fetch-history-http")
+    ) -> Never {
         ThisProcess.ignoreBrokenPipes()
         let command: any ParsableCommand
         do {
@@ -70,11 +76,13 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
         }
         if var historyCommand = command as? any HistoryCommand {
             runInline {
-                do {
-                    try await historyCommand.run()
-                    ThisProcess.exit(0)
-                } catch {
-                    finish { throw error }
+                await $teams.withValue(teams) {
+                    do {
+                        try await historyCommand.run()
+                        ThisProcess.exit(0)
+                    } catch {
+                        finish { throw error }
+                    }
                 }
             }
             dispatchMain()
@@ -83,20 +91,22 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
             var command = command
             finish { try command.run() }
         }
-        start(asyncCommand, http: http)
+        start(asyncCommand, http: http, teams: teams)
         dispatchMain()
     }
 
     /// Starts `command` off the main actor, with the HTTP source from `http`.
-    private static func start(_ command: sending any AsyncParsableCommand, http: HTTPClientProvider) {
+    private static func start(_ command: sending any AsyncParsableCommand, http: HTTPClientProvider, teams: TeamHistoryProvider) {
         var command = command
         Task {
             await $http.withValue(http) {
-                do {
-                    try await command.run()
-                    ThisProcess.exit(0)
-                } catch {
-                    finish { throw error }
+                await $teams.withValue(teams) {
+                    do {
+                        try await command.run()
+                        ThisProcess.exit(0)
+                    } catch {
+                        finish { throw error }
+                    }
                 }
             }
         }

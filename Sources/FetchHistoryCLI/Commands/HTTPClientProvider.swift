@@ -6,8 +6,8 @@ import FoundationEssentials
 /// URLSession on Linux brings libcurl and some thirty shared libraries with
 /// it, and loading them took most of every `list`. So `fetch-history`
 /// leaves them out, and a command that fetches over HTTP re-runs, with the
-/// same arguments, in `fetch-history-http`: the same commands with the HTTP
-/// source linked in (the way git hands https remotes to git-remote-https).
+/// same arguments, in `fetch-history-http`: the same commands with the
+/// network linked in (the way git hands https remotes to git-remote-https).
 public enum HTTPClientProvider: Sendable {
     /// The HTTP source is linked into this binary.
     case linked(@Sendable (URL) -> any APIClient)
@@ -19,28 +19,67 @@ public enum HTTPClientProvider: Sendable {
     /// be started).
     func client(for url: URL) throws -> any APIClient {
         switch self {
-        case .linked(let makeClient):
-            return makeClient(url)
-        case .companion(let name):
-            let folder = ThisProcess.executableFolder
-            let path = folder + "/" + name
-            let arguments = Array(CommandLine.arguments.dropFirst())
-            do throws(SystemError) {
-                try ThisProcess.replace(withProgramAt: path, arguments: arguments)
-            } catch where error.isNoSuchFile {
-                throw CompanionError.missing(name: name, path: path, folder: folder, arguments: arguments)
-            } catch {
-                throw CompanionError.cannotStart(path: path, error)
-            }
+        case .linked(let makeClient): makeClient(url)
+        case .companion(let name): try Companion.takeOver(name, for: .http)
         }
     }
 }
 
-/// Why the HTTP source's companion program could not take over.
+/// Where the commands get a team's history on a server from: PostgreSQL's
+/// driver brings SwiftNIO and Foundation, so, as for HTTP, `fetch-history`
+/// leaves it out and a command on a `postgres://` URL re-runs in the companion.
+public enum TeamHistoryProvider: Sendable {
+    /// The driver is linked into this binary: connects to `url`.
+    case linked(@Sendable (_ url: String) async throws -> any TeamHistory & ChangeAnnouncer)
+    /// The driver is in the executable of this name, beside this one.
+    case companion(executable: String)
+
+    /// The team history at `url`, connected; for `.companion`, the
+    /// companion takes over this process and this never returns.
+    func open(_ url: String) async throws -> any TeamHistory & ChangeAnnouncer {
+        switch self {
+        case .linked(let connect): try await connect(url)
+        case .companion(let name): try Companion.takeOver(name, for: .teamHistory)
+        }
+    }
+}
+
+/// The program beside this one that has the network linked in.
+enum Companion {
+    /// What the companion is needed for, as its errors say it.
+    enum Purpose: Sendable {
+        case http
+        case teamHistory
+
+        var phrase: String {
+            switch self {
+            case .http: "fetching over HTTP"
+            case .teamHistory: "a team history on a server"
+            }
+        }
+    }
+
+    /// Replaces this process with the companion `name`, given the same
+    /// arguments; throws when it cannot.
+    static func takeOver(_ name: String, for purpose: Purpose) throws -> Never {
+        let folder = ThisProcess.executableFolder
+        let path = folder + "/" + name
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do throws(SystemError) {
+            try ThisProcess.replace(withProgramAt: path, arguments: arguments)
+        } catch where error.isNoSuchFile {
+            throw CompanionError.missing(name: name, path: path, folder: folder, arguments: arguments, purpose: purpose)
+        } catch {
+            throw CompanionError.cannotStart(path: path, error, purpose: purpose)
+        }
+    }
+}
+
+/// Why the companion program could not take over.
 enum CompanionError: Error {
     /// There is no program `name` at `path`, in this one's `folder`;
     /// `arguments` are the ones it would have been given.
-    case missing(name: String, path: String, folder: String, arguments: [String])
+    case missing(name: String, path: String, folder: String, arguments: [String], purpose: Companion.Purpose)
     /// The program at `path` is there but could not be started.
-    case cannotStart(path: String, SystemError)
+    case cannotStart(path: String, SystemError, purpose: Companion.Purpose)
 }

@@ -33,17 +33,18 @@ struct ImportCommand: HistoryCommand {
         let input = try Self.openInput(file)
         defer { input.close() }
         let name = file == "-" ? "standard input" : file
-        let path = try database.path()
-        let existed = FileManager.default.fileExists(atPath: path)
+        var newFile: String?
+        if case .file(let path) = try database.location(), !FileManager.default.fileExists(atPath: path) { newFile = path }
         let summary: ImportSummary
         do {
-            summary = try await database.openForWriting().onCallersThread
-                .importFetches(from: FetchRecordReader(descriptor: input.descriptor))
+            summary = try await database.adding { history in
+                try await history.importFetches(from: FetchRecordReader(descriptor: input.descriptor))
+            }
         } catch {
             // A refused import leaves no trace: not even the new, empty
             // database it would have gone into.
-            if !existed {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            if let newFile {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: newFile + suffix) }
             }
             switch error {
             case let error as ImportError: throw Refusal.invalid(input: name, error)

@@ -58,8 +58,18 @@ struct ListCommand: HistoryCommand {
     @MainActor func run() async throws {
         // Before the store is opened: the watch blocks Ctrl-C while no
         // other thread exists, and sees every write after the listing's snapshot.
-        let watch = try follow ? HistoryWatch(databasePath: database.path(), takingFirstLooks: !noFirstLooks) : nil
-        let history = try database.openForReading()
+        var watch: HistoryWatch?
+        if follow, case .file(let path) = try database.location() {
+            watch = try HistoryWatch(databasePath: path, takingFirstLooks: !noFirstLooks)
+        }
+        try await database.reading { history in
+            // A server announces its changes: listening starts before the listing.
+            if follow, let announcer = history as? any ChangeAnnouncer { watch = try await HistoryWatch(announcedBy: announcer) }
+            try await list(history, watch: watch)
+        }
+    }
+
+    @MainActor private func list(_ history: any HistoryReader, watch: HistoryWatch?) async throws {
         let filter = try await filters.filter(in: history)
         let limit = limit == 0 ? nil : limit
         // A follower needs where the history stood when it listed; a listing alone does not.

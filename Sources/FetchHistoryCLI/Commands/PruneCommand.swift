@@ -48,16 +48,17 @@ struct PruneCommand: HistoryCommand {
         let rule: RetentionRule = if let before { .startedBefore(before.timestamp) } else { .keepingNewest(keep ?? 0) }
         let output = OutputStream.standardOutput()
         if dryRun {
-            let summary = try await database.openForReading().fetchesToDelete(rule)
+            let summary = try await database.reading { history in try await history.fetchesToDelete(rule) }
             try output.write(RetentionReport.deleted(summary, dryRun: true))
             try output.flush()
             return
         }
-        let history = try database.openForChanging("prune", beforeCommit: commitPause.beforeCommit)
-        let summary = try await history.deleteFetches(rule)
-        try output.write(RetentionReport.deleted(summary, dryRun: false))
-        try output.flush()
-        if let space = try await history.reclaimSpace() { try output.write(RetentionReport.space(space)) }
-        try output.flush()
+        try await database.changing("prune", beforeCommit: commitPause.beforeCommit) { history in
+            try output.write(RetentionReport.deleted(try await history.deleteFetches(rule), dryRun: false))
+            try output.flush()
+            // The deletion is committed and said: giving the space back comes after.
+            if let space = try await history.reclaimSpace() { try output.write(RetentionReport.space(space)) }
+            try output.flush()
+        }
     }
 }

@@ -55,7 +55,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @MainActor
     private func replay() async throws {
-        let store = live ? try database.openForWriting() : try database.openStoreForReading()
+        let store = live ? try database.openForWriting(for: "replay") : try database.openStoreForReading(for: "replay")
         let prefix = session
         let live = live
         let (chosen, fetches) = try await store.read { db -> (Session, [Fetch]) in

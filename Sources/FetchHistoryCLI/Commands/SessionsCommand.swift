@@ -39,8 +39,7 @@ struct SessionsCommand: HistoryCommand {
     }
 
     @MainActor func run() async throws {
-        let history = try database.openForReading()
-        let summaries = try await history.sessionSummaries(limit: limit == 0 ? nil : limit)
+        let summaries = try await database.reading { history in try await history.sessionSummaries(limit: limit == 0 ? nil : limit) }
         let output = OutputStream.standardOutput()
         switch format {
         case .table:

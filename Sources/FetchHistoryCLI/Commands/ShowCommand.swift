@@ -22,9 +22,10 @@ struct ShowCommand: HistoryCommand {
     var format = TextFormat.text
 
     @MainActor func run() async throws {
-        let history = try database.openForReading()
-        let fetch = try await history.fetch(idPrefix: id)
-        let session = try await history.session(id: fetch.sessionID)
+        let (fetch, session) = try await database.reading { history in
+            let fetch = try await history.fetch(idPrefix: id)
+            return (fetch, try await history.session(id: fetch.sessionID))
+        }
         let output = OutputStream.standardOutput()
         switch format {
         case .text: try output.write(Self.text(fetch, session))

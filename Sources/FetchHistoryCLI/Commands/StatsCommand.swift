@@ -38,8 +38,9 @@ struct StatsCommand: HistoryCommand {
     var format = TextFormat.text
 
     @MainActor func run() async throws {
-        let history = try database.openForReading()
-        let (statistics, groups) = try await history.statistics(matching: filters.filter(in: history), by: by)
+        let (statistics, groups) = try await database.reading { history in
+            try await history.statistics(matching: filters.filter(in: history), by: by)
+        }
         let output = OutputStream.standardOutput()
         if format == .json {
             try output.write(Self.json(statistics, by: by.map { ($0, groups) }))

@@ -11,4 +11,6 @@ enum DatabaseFileError: Error {
     case readOnlyToChange(path: String)
     /// The folder the history goes in could not be made.
     case cannotCreateFolder(String, SystemError)
+    /// `command` works on a local file only, and a server was named.
+    case serverNotForCommand(String)
 }

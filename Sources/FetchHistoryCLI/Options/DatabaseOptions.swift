@@ -34,30 +34,84 @@ struct DatabaseOptions: ParsableArguments {
         if database?.isEmpty == true { throw ValidationError("--database is empty; give the database file's path") }
     }
 
-    /// The database path from the option, the environment, or the XDG default.
-    func path(environment: (String) -> String? = Environment.variable) throws -> String {
-        if let database { return Self.expandTilde(database, environment: environment) }
-        if let path = environment("FETCH_HISTORY_DB"), !path.isEmpty { return Self.expandTilde(path, environment: environment) }
+    /// Where the history is: a file, or a team history on a server.
+    enum Location: Equatable {
+        case file(String)
+        /// A `postgres://` or `postgresql://` URL.
+        case server(String)
+    }
+
+    /// The history from the option, the environment, or the XDG default.
+    func location(environment: (String) -> String? = Environment.variable) throws -> Location {
+        var given = database
+        if given == nil, let variable = environment("FETCH_HISTORY_DB"), !variable.isEmpty { given = variable }
+        if let given {
+            if Self.namesServer(given) { return .server(given) }
+            return .file(Self.expandTilde(given, environment: environment))
+        }
         // The XDG spec ignores relative values of XDG_DATA_HOME.
         if let dataHome = environment("XDG_DATA_HOME"), dataHome.hasPrefix("/") {
-            return dataHome + "/fetch-history/history.sqlite"
+            return .file(dataHome + "/fetch-history/history.sqlite")
         }
         guard let home = environment("HOME"), !home.isEmpty else {
             throw DatabaseFileError.homeNotSet
         }
-        return home + "/.local/share/fetch-history/history.sqlite"
+        return .file(home + "/.local/share/fetch-history/history.sqlite")
     }
 
-    /// Opens the history for reading. A missing file is an error: reading
-    /// never creates a database.
-    func openForReading() throws -> any HistoryReader {
-        try openStoreForReading().onCallersThread
+    /// Whether a database argument is a server's URL (libpq's schemes)
+    /// rather than a file's path.
+    static func namesServer(_ argument: String) -> Bool {
+        argument.hasPrefix("postgres://") || argument.hasPrefix("postgresql://")
+    }
+
+    /// The history's file; a server is refused: `command` records into, or
+    /// replays from, a local file only.
+    func path(for command: String, environment: (String) -> String? = Environment.variable) throws -> String {
+        switch try location(environment: environment) {
+        case .file(let path): return path
+        case .server: throw DatabaseFileError.serverNotForCommand(command)
+        }
+    }
+
+    /// Runs `body` on the history, opened for reading: a file (a missing
+    /// one is an error: reading never creates a database) or a server.
+    @MainActor func reading<T>(_ body: (any HistoryReader) async throws -> T) async throws -> T {
+        switch try location() {
+        case .file(let path): return try await body(try Self.openStoreForReading(path).onCallersThread)
+        case .server(let url): return try await Self.withTeam(url, body)
+        }
+    }
+
+    /// Runs `body` on the history, opened for adding fetches (`import`): a
+    /// file, made if it is missing, or a server.
+    @MainActor func adding<T>(_ body: (any HistoryWriter) async throws -> T) async throws -> T {
+        switch try location() {
+        case .file(let path): return try await body(try Self.openForWriting(path).onCallersThread)
+        case .server(let url): return try await Self.withTeam(url, body)
+        }
+    }
+
+    /// The team history at `url`, connected for `body` and let go after it.
+    @MainActor static func withTeam<T>(_ url: String, _ body: (any TeamHistory & ChangeAnnouncer) async throws -> T) async throws -> T {
+        let team = try await FetchHistoryCommand.teams.open(url)
+        do {
+            let result = try await body(team)
+            await team.close()
+            return result
+        } catch {
+            await team.close()
+            throw error
+        }
     }
 
     /// Opens the history's file for reading (`replay`, which reads a local
     /// file only). A missing file is an error.
-    func openStoreForReading() throws -> HistoryStore {
-        let path = try path()
+    func openStoreForReading(for command: String) throws -> HistoryStore {
+        try Self.openStoreForReading(path(for: command))
+    }
+
+    private static func openStoreForReading(_ path: String) throws -> HistoryStore {
         do {
             // A history of an older schema is upgraded by the first reader
             // that can write it (the library's policy).
@@ -67,12 +121,16 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
-    /// Opens the history for writing, creating its folder (mode 0700) and
-    /// file (mode 0600) if they are missing.
-    func openForWriting() throws -> HistoryStore {
-        let path = try path()
+    /// Opens the history's file for writing, creating its folder (mode
+    /// 0700) and file (mode 0600) if they are missing; a server is refused
+    /// (`command` records into a local file).
+    func openForWriting(for command: String) throws -> HistoryStore {
+        try Self.openForWriting(path(for: command))
+    }
+
+    private static func openForWriting(_ path: String) throws -> HistoryStore {
         let folder = path.folderAndName.folder
-        if !folder.isEmpty { try Self.createFolder(folder) }
+        if !folder.isEmpty { try createFolder(folder) }
         return try HistoryStore(path: path, access: .create)
     }
 

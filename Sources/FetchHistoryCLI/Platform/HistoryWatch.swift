@@ -1,3 +1,4 @@
+import FetchHistory
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -32,6 +33,10 @@ import Synchronization
 /// things a signal handler may do), so they end the wait, and never a row
 /// half-printed: the follower ends its output (a `json` array is closed) and
 /// exits 0.
+///
+/// A history on a server announces its changes itself (`ChangeAnnouncer`:
+/// PostgreSQL's LISTEN/NOTIFY); then each announcement is a byte on a pipe
+/// the wait watches in place of inotify, and there are no looks to take.
 final class HistoryWatch {
     /// Why the follower cannot wait for new fetches.
     enum Failure: Error {
@@ -54,11 +59,15 @@ final class HistoryWatch {
         case outputClosed
     }
 
+    /// inotify's descriptor, or the read end of the pipe announcements come on.
     private let changes: Int32
     /// The read end of the pipe the signal handler writes to.
     private let signals: Int32
-    /// The names whose changes count: the database and SQLite's files beside it.
-    private let names: Set<[UInt8]>
+    /// The names whose changes count: the database and SQLite's files
+    /// beside it; nil when the history announces its changes.
+    private let names: Set<[UInt8]>?
+    /// What writes announcements to the pipe, stopped with the watch.
+    private var announcements: Task<Void, Never>?
 
     /// The write end of the pipe, for the signal handler, which cannot
     /// capture anything: set once, before the handler is installed.
@@ -71,12 +80,47 @@ final class HistoryWatch {
     /// a follower otherwise takes when it starts, which would hide them).
     init(databasePath path: String, takingFirstLooks: Bool = true) throws {
         looksTaken = takingFirstLooks ? 0 : Self.looksAfterChange.count
+        signals = try Self.trapSignals()
+        let (folder, name) = path.folderAndName
+        names = Set(["", "-wal", "-journal"].map { Array((name + $0).utf8) })
+        changes = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard changes >= 0,
+              inotify_add_watch(changes, folder.isEmpty ? "." : folder, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)) >= 0
+        else {
+            throw Failure.cannotWatch(path: path, .ofLastCall)
+        }
+    }
+
+    /// Starts listening to `announcer`, and turns SIGINT and SIGTERM into
+    /// `.interrupted`. A read made after this returns misses no change.
+    init(announcedBy announcer: any ChangeAnnouncer) async throws {
+        looksTaken = Self.looksAfterChange.count
+        signals = try Self.trapSignals()
+        names = nil
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw Failure.cannotTrapSignals(.ofLastCall) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // Announcements pile up as one byte or many: either says "look again".
+        for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+        changes = ends[0]
+        let announce = ends[1]
+        announcements = try await announcer.announceChanges {
+            var byte: UInt8 = 1
+            _ = write(announce, &byte, 1)
+        }
+    }
+
+    deinit {
+        announcements?.cancel()
+    }
+
+    /// The read end of a pipe SIGINT and SIGTERM write a byte to.
+    private static func trapSignals() throws -> Int32 {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw Failure.cannotTrapSignals(.ofLastCall) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         // A full pipe must not block the handler: one byte is enough.
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-        signals = ends[0]
         Self.signalPipe.store(ends[1], ordering: .sequentiallyConsistent)
         var mask = sigset_t()
         sigemptyset(&mask)
@@ -91,15 +135,7 @@ final class HistoryWatch {
         // launcher's worker thread often blocks every signal); unblocked
         // here, so they reach the handler.
         pthread_sigmask(SIG_UNBLOCK, &mask, nil)
-
-        let (folder, name) = path.folderAndName
-        names = Set(["", "-wal", "-journal"].map { Array((name + $0).utf8) })
-        changes = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard changes >= 0,
-              inotify_add_watch(changes, folder.isEmpty ? "." : folder, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)) >= 0
-        else {
-            throw Failure.cannotWatch(path: path, .ofLastCall)
-        }
+        return ends[0]
     }
 
     /// The pauses, in ms, between the looks that follow a change event.
@@ -141,9 +177,10 @@ final class HistoryWatch {
     }
 
     /// Reads every pending inotify event; true when one names the database
-    /// or its journal. Other files in the folder only wake us up.
+    /// or its journal. Other files in the folder only wake us up. Every
+    /// announcement concerns the history.
     private func concernsHistory() throws -> Bool {
-        var found = false
+        var found = names == nil
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(changes, $0.baseAddress, $0.count) }
@@ -153,6 +190,8 @@ final class HistoryWatch {
                 throw Failure.cannotReadChanges(.ofLastCall)
             }
             if count == 0 { return found }
+            // Announcements are bytes that say nothing more: drained, not parsed.
+            if names == nil { continue }
             // Each event: wd, mask, cookie, len (4 bytes each, native order),
             // then `len` bytes of name padded with NULs (inotify(7)).
             var offset = 0
@@ -160,7 +199,7 @@ final class HistoryWatch {
                 let length = Int(Self.uint32(buffer, at: offset + 12))
                 let name = buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 }
                 // An overflowed queue (IN_Q_OVERFLOW) names nothing: look anyway.
-                if length == 0 || names.contains(Array(name)) { found = true }
+                if length == 0 || names?.contains(Array(name)) == true { found = true }
                 offset += 16 + length
             }
         }

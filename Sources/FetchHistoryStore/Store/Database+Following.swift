@@ -8,7 +8,7 @@ extension Database {
     public func cursor() throws -> HistoryCursor {
         let lastSeq = try scalarInt64(HistorySQL.largestFetchSeqOrZero)
         let running = try rows(HistorySQL.runningFetchSeqs) { $0.int64(0) }
-        return HistoryCursor(lastSeq: lastSeq, running: Set(running))
+        return HistoryCursor(.written(lastSeq: lastSeq, running: Set(running)))
     }
 
     /// The fetches that ended since `cursor` was taken or last moved (newly
@@ -17,19 +17,19 @@ extension Database {
     /// past them. A fetch written while running is remembered, and returned
     /// by a later call once it has ended.
     public func fetchesEnded(after cursor: inout HistoryCursor, matching filter: HistoryFilter) throws -> [Fetch] {
+        guard case .written(var lastSeq, var running) = cursor.position else { throw HistoryError.foreignCursor(path: path) }
         var ended: [Int64] = []
-        var next = cursor
-        try forEachRow(HistorySQL.fetchesWrittenOrWatched, [.integer(cursor.lastSeq), .text(Self.jsonArray(cursor.running))]) { row in
+        try forEachRow(HistorySQL.fetchesWrittenOrWatched, [.integer(lastSeq), .text(Self.jsonArray(running))]) { row in
             let seq = row.int64(0)
-            next.lastSeq = max(next.lastSeq, seq)
+            lastSeq = max(lastSeq, seq)
             if row.isNull(1) {
-                next.running.insert(seq)
+                running.insert(seq)
             } else {
-                next.running.remove(seq)
+                running.remove(seq)
                 ended.append(seq)
             }
         }
-        cursor = next
+        cursor = HistoryCursor(.written(lastSeq: lastSeq, running: running))
         guard !ended.isEmpty else { return [] }
         let (sql, values) = HistorySQL.fetchesBySeq(filter)
         return try rows(sql, values + [.text(Self.jsonArray(ended))], HistoryRow.fetch)

@@ -108,9 +108,12 @@ extension HistorySQL {
     /// The bounds of the ids starting with `prefix`: every id is lower-case
     /// hexadecimal and dashes, all below "~".
     static func idRange(_ text: String) throws(HistoryError) -> (String, String) {
-        let prefix = text.lowercased()
-        guard !prefix.isEmpty, prefix.count <= 36, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw .invalidID(text.count > 40 ? text.prefix(40) + "…" : text)
+        let prefix: String
+        do {
+            prefix = try IDPrefixError.validated(text)
+        } catch {
+            guard case .invalid(let shown) = error else { throw .invalidID(text) }
+            throw .invalidID(shown)
         }
         return (prefix, prefix + "~")
     }

@@ -26,6 +26,8 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidID(String)
     /// An end was recorded for a fetch that is unknown or already ended.
     case notRunning(UUID)
+    /// A follower's cursor taken from another history was given to this one.
+    case foreignCursor(path: String)
 
     /// The error SQLite reported while the store used the file at `path`.
     init(_ error: SQLiteError, path: String) {
@@ -50,14 +52,15 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .reentrantAccess(let path):
             "the history store of \(path) was called from inside one of its own read or write closures; finish one before starting the next"
         case .notFound(let kind, let prefix):
-            "no \(kind) has an id starting with '\(prefix)'"
+            IDPrefixError.notFound(kind: kind, prefix: prefix).description
         case .ambiguous(let kind, let prefix, let candidates):
-            // "fetch" takes -es: "several fetchs" is how this read once.
-            "'\(prefix)' matches several \(kind.hasSuffix("h") ? kind + "es" : kind + "s") (\(candidates.joined(separator: ", "))…); give more of the id"
+            IDPrefixError.ambiguous(kind: kind, prefix: prefix, candidates: candidates).description
         case .invalidID(let text):
-            "'\(text)' is not an id or id prefix (ids are hexadecimal digits and dashes)"
+            IDPrefixError.invalid(text).description
         case .notRunning(let id):
             "fetch \(id.lowercased) is not running, so its end cannot be recorded"
+        case .foreignCursor(let path):
+            "\(path): the follower's place was taken in another history"
         }
     }
 }

@@ -1,0 +1,45 @@
+import FetchHistory
+
+/// The one line `push` and `pull` print: what moved, in words or as JSON.
+enum TransferReport {
+    static func write(_ summary: TransferSummary, pushed: Bool, server: String, format: TextFormat) throws {
+        let output = OutputStream.standardOutput()
+        switch format {
+        case .json: try output.write(json(summary))
+        case .text: try output.write(sentence(summary, pushed: pushed, server: server) + "\n")
+        }
+        try output.flush()
+    }
+
+    /// `pushed 10 fetches to ci@db:5432/team: 8 new, 2 already there`.
+    static func sentence(_ summary: TransferSummary, pushed: Bool, server: String) -> String {
+        let fetches = RetentionReport.count(summary.sent, "fetch", "fetches")
+        var line = if summary.sent == 0 {
+            pushed ? "nothing to push to \(server): it has every ended fetch" : "nothing to pull from \(server): no fetch matches"
+        } else if pushed {
+            "pushed \(fetches) to \(server): \(summary.new) new, \(summary.alreadyThere) already there"
+        } else {
+            "pulled \(fetches) from \(server): \(summary.new) new, \(summary.alreadyThere) already here"
+        }
+        if summary.stillRunning > 0 {
+            line += "; \(RetentionReport.count(summary.stillRunning, "fetch", "fetches")) still running, pushed once ended"
+        }
+        return line
+    }
+
+    /// `{"sent":10,"new":8,"alreadyThere":2,"stillRunning":0}`.
+    static func json(_ summary: TransferSummary) -> String {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("sent")
+        json.integer(summary.sent)
+        json.key("new")
+        json.integer(summary.new)
+        json.key("alreadyThere")
+        json.integer(summary.alreadyThere)
+        json.key("stillRunning")
+        json.integer(summary.stillRunning)
+        json.endObject()
+        return json.text + "\n"
+    }
+}
