@@ -133,11 +133,7 @@ final class CallBook<Argument: Sendable, Value: Sendable>: Sendable {
     }
 
     func call(_ argument: Argument) async throws -> Value {
-        // Numbered under the lock, so concurrent calls get distinct numbers.
-        let number = state.withLock { state in
-            state.arguments.append(argument)
-            return state.arguments.count
-        }
+        let number = self.number(argument)
         guard honoursCancellation else {
             return try await withCheckedThrowingContinuation { store(number, $0) }
         }
@@ -150,6 +146,16 @@ final class CallBook<Argument: Sendable, Value: Sendable>: Sendable {
             }
         } onCancel: {
             _ = resume(number, with: .failure(CancellationError()))
+        }
+    }
+
+    /// The call's number, given under the lock, so concurrent calls get
+    /// distinct ones. Until its continuation is stored the call is counted
+    /// but not pending: it cannot be resumed yet.
+    func number(_ argument: Argument) -> Int {
+        state.withLock { state in
+            state.arguments.append(argument)
+            return state.arguments.count
         }
     }
 

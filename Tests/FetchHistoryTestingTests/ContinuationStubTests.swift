@@ -1,5 +1,5 @@
 import Dispatch
-import FetchHistoryTesting
+@testable import FetchHistoryTesting
 import Foundation
 import Testing
 
@@ -125,6 +125,20 @@ import Testing
             try await stub.waitUntilCalled(limit: .seconds(60))
         }
         await #expect(throws: CancellationError.self) { try await withTimeout { try await waiting.value } }
+    }
+
+    @Test func aCallNumberedButNotYetWaitingDoesNotCountForWaitUntilCalled() async throws {
+        // Given a call caught between being numbered and storing its
+        // continuation (the moment the race below can only rarely hit)
+        let book = CallBook<Int, Int>(honoursCancellation: true)
+        #expect(book.number(7) == 1)
+
+        // When a test waits for one call
+        // Then it is still waiting when its bound runs out: the call cannot be resumed yet, so it is not counted
+        await #expect(throws: TimeoutError.self) {
+            try await withTimeout(.milliseconds(200)) { try await book.waitForCalls(1) }
+        }
+        #expect(book.snapshot.arguments == [7] && book.snapshot.pending == 0)
     }
 
     @Test func onceWaitUntilCalledReturnsTheCallCanBeResumed() async throws {
