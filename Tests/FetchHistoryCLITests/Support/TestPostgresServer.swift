@@ -1,0 +1,231 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A throwaway PostgreSQL server for this test process: made by `initdb` in
+/// a temporary folder (as the `postgres` user through `runuser` when the
+/// tests run as root, since initdb refuses root), listening on a Unix
+/// socket in that folder and on 127.0.0.1 only, with TLS on a certificate
+/// made here; stopped and removed when the process exits. Never the
+/// system's cluster, never another address.
+///
+/// Each test takes a database of its own (`makeDatabase()`), so tests run
+/// side by side on one server.
+final class TestPostgresServer: Sendable {
+    /// The server binaries (initdb, pg_ctl, postgres), or nil when PostgreSQL is not installed.
+    static let binaries: String? = {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return versions.compactMap(Int.init).sorted().reversed().map { "\(root)/\($0)/bin" }
+            .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
+    }()
+
+    /// Whether these tests may run here. On CI (`CI` set) they must: a
+    /// missing server fails `PostgresAvailabilityTests`, never skips.
+    static let isAvailable = binaries != nil
+    static let skipReason: Comment = "PostgreSQL's server is not installed (README's test command installs it); the team-history tests are skipped"
+
+    /// The superuser and its password (TCP connections need it; the socket trusts).
+    static let superuser = "postgres"
+    let superuserPassword = "s3cret-\(UUID().uuidString.prefix(8))"
+    /// The folder holding the socket, the data, the log and the certificates.
+    let folder: String
+    let port: Int
+    /// The certificate authority the server's certificate chains to, and another one it does not.
+    let rootCertificate: String
+    let otherRootCertificate: String
+    private let binaries: String
+
+    private static let started = Mutex<Task<TestPostgresServer, any Error>?>(nil)
+
+    /// The server, started by the first test that asks.
+    static func shared() async throws -> TestPostgresServer {
+        let task = started.withLock { task in
+            if let task { return task }
+            let starting = Task { try await TestPostgresServer.start() }
+            task = starting
+            return starting
+        }
+        return try await task.value
+    }
+
+    private init(folder: String, port: Int, binaries: String) {
+        self.folder = folder
+        self.port = port
+        self.binaries = binaries
+        rootCertificate = folder + "/root.crt"
+        otherRootCertificate = folder + "/other-root.crt"
+    }
+
+    private static func start() async throws -> TestPostgresServer {
+        guard let binaries else { throw SandboxError("PostgreSQL's server is not installed") }
+        let folder = FileManager.default.temporaryDirectory.appending(path: "fetch-history-pg-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let server = TestPostgresServer(folder: folder, port: try Self.freePort(), binaries: binaries)
+        try await server.makeCertificates()
+        try server.givePostgres(folder)
+        try Data(server.superuserPassword.utf8).write(to: URL(fileURLWithPath: folder + "/password"))
+        try server.givePostgres(folder + "/password")
+        try await server.runAsPostgres("initdb", [
+            "-D", folder + "/data", "-U", superuser, "--pwfile=" + folder + "/password", "-E", "UTF8", "--locale=C",
+            "--auth-local=trust", "--auth-host=scram-sha-256",
+        ])
+        try await server.runAsPostgres("pg_ctl", [
+            "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "start", "-o",
+            "-k \(folder) -h 127.0.0.1 -p \(server.port) -c fsync=off -c synchronous_commit=off -c ssl=on "
+                + "-c ssl_cert_file=\(folder)/server.crt -c ssl_key_file=\(folder)/server.key -c max_connections=60",
+        ])
+        Self.stopAtExit(binaries: binaries, folder: folder)
+        return server
+    }
+
+    /// A new, empty database for one test; its name.
+    func makeDatabase() async throws -> String {
+        let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+        try await psql("CREATE DATABASE \(name)", database: "postgres")
+        return name
+    }
+
+    /// A URL for `database` over TCP as the superuser, with its password.
+    func url(_ database: String, user: String = TestPostgresServer.superuser, password: String? = nil, query: String = "sslmode=disable") -> String {
+        let secret = password ?? superuserPassword
+        return "postgres://\(user):\(secret)@127.0.0.1:\(port)/\(database)" + (query.isEmpty ? "" : "?" + query)
+    }
+
+    /// A URL for `database` through the socket, where the superuser is trusted.
+    func socketURL(_ database: String, user: String = TestPostgresServer.superuser) -> String {
+        "postgres:///\(database)?host=\(folder)&port=\(port)&user=\(user)"
+    }
+
+    /// Runs `sql` through psql on the socket as the superuser; its output.
+    @discardableResult
+    func psql(_ sql: String, database: String, user: String = TestPostgresServer.superuser) async throws -> String {
+        let result = try await ExternalCommand.run("/usr/bin/psql", [
+            "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port), "-U", user, "-d", database, "-c", sql,
+        ])
+        guard result.succeeded else { throw SandboxError("psql failed: \(result)") }
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Stops the server at once, as a crash or `kill -9` of the postmaster would (`-m immediate`).
+    func stopImmediately() async throws {
+        try await runAsPostgres("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts it again after `stopImmediately()`.
+    func restart() async throws {
+        try await runAsPostgres("pg_ctl", [
+            "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "start", "-o",
+            "-k \(folder) -h 127.0.0.1 -p \(port) -c fsync=off -c synchronous_commit=off -c ssl=on "
+                + "-c ssl_cert_file=\(folder)/server.crt -c ssl_key_file=\(folder)/server.key -c max_connections=60",
+        ])
+    }
+
+    // MARK: - Setting up
+
+    private static var isRoot: Bool { geteuid() == 0 }
+
+    /// Runs one of the server's programs: as `postgres` when the tests run
+    /// as root. Every descriptor above 2 is closed first and the output goes
+    /// to a file: the server `pg_ctl start` leaves running would otherwise
+    /// inherit this process's descriptors, and Foundation's `Process` then
+    /// never sees the program exit (measured: the wait timed out with
+    /// `pg_ctl` long gone).
+    private func runAsPostgres(_ program: String, _ arguments: [String]) async throws {
+        let command = ([binaries + "/" + program] + arguments).map(Self.shellQuoted).joined(separator: " ")
+        let output = folder + "/\(program).out"
+        let closeInherited = #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null; "#
+        let shell = closeInherited + "exec \(command) < /dev/null > \(Self.shellQuoted(output)) 2>&1"
+        let result = Self.isRoot
+            ? try await ExternalCommand.run("/usr/sbin/runuser", ["-u", "postgres", "--", "/bin/bash", "-c", shell], limit: .seconds(120))
+            : try await ExternalCommand.run("/bin/bash", ["-c", shell], limit: .seconds(120))
+        guard result.succeeded else {
+            let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
+            throw SandboxError("\(program) failed: \(result)\n\(said)\n--- server log:\n\(log)")
+        }
+    }
+
+    private static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Makes `path` the `postgres` user's when the tests run as root.
+    private func givePostgres(_ path: String) throws {
+        guard Self.isRoot, let user = getpwnam("postgres") else { return }
+        guard chown(path, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else { throw SandboxError("chown \(path) failed") }
+    }
+
+    /// A certificate authority, a server certificate it signed for
+    /// 127.0.0.1 and localhost, and a second authority that signed nothing.
+    private func makeCertificates() async throws {
+        func openssl(_ arguments: [String]) async throws {
+            let result = try await ExternalCommand.run("/usr/bin/openssl", arguments)
+            guard result.succeeded else { throw SandboxError("openssl failed: \(result)") }
+        }
+        for name in ["root", "other-root"] {
+            try await openssl([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=fetch-history test \(name)",
+                "-keyout", "\(folder)/\(name).key", "-out", "\(folder)/\(name).crt",
+            ])
+        }
+        try await openssl([
+            "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
+            "-keyout", "\(folder)/server.key", "-out", "\(folder)/server.csr",
+        ])
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: "\(folder)/san.ext", atomically: true, encoding: .utf8)
+        try await openssl([
+            "x509", "-req", "-in", "\(folder)/server.csr", "-CA", "\(folder)/root.crt", "-CAkey", "\(folder)/root.key",
+            "-CAcreateserial", "-days", "2", "-extfile", "\(folder)/san.ext", "-out", "\(folder)/server.crt",
+        ])
+        // The server refuses a key others may read.
+        chmod("\(folder)/server.key", 0o600)
+        for file in ["server.key", "server.crt"] { try givePostgres("\(folder)/\(file)") }
+    }
+
+    /// A port nothing listens on now, on 127.0.0.1.
+    private static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw SandboxError("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// What the process runs at exit: the server stopped and its folder removed.
+    private nonisolated(unsafe) static var cleanup: [String] = []
+
+    private static func stopAtExit(binaries: String, folder: String) {
+        let stop = "\(binaries)/pg_ctl -D \(folder)/data -m immediate -w stop >/dev/null 2>&1"
+        cleanup = ["/bin/sh", "-c", (isRoot ? "runuser -u postgres -- \(stop)" : stop) + "; rm -rf \(folder)"]
+        atexit {
+            let arguments = TestPostgresServer.cleanup
+            guard !arguments.isEmpty else { return }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: arguments[0])
+            process.arguments = Array(arguments.dropFirst())
+            try? process.run()
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// On CI the team-history tests must run: a missing PostgreSQL fails here.
+@Suite struct PostgresAvailabilityTests {
+    @Test func theTeamHistoryTestsRunOnCI() {
+        let onCI = ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false
+        if onCI {
+            #expect(TestPostgresServer.isAvailable, "PostgreSQL's server is not installed on CI: README's test command installs it")
+        } else if !TestPostgresServer.isAvailable {
+            print("warning: \(TestPostgresServer.skipReason)")
+        }
+        #expect(!onCI || TestPostgresServer.binaries != nil)
+    }
+}

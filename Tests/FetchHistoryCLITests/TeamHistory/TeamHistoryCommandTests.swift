@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@Suite("A team history on PostgreSQL reads as the file it was pushed from", .enabled(if: TestPostgresServer.isAvailable, TestPostgresServer.skipReason))
+struct TeamHistoryCommandTests {
+    @Test func everyReadingCommandGivesTheSameAnswerOnTheServerAsOnTheFile() async throws {
+        // Given a local history pushed to an empty team history
+        let team = try await TeamFixture()
+        let local = try await team.localFile()
+        let push = try await team.succeed(["push", "-d", local, "--to", team.url])
+        #expect(push.standardOutput.hasPrefix("pushed 10 fetches to postgres@127.0.0.1:\(team.server.port)/\(team.database): 10 new, 0 already there"), "\(push)")
+
+        // When each reading command runs on the file and on the server
+        let commands: [[String]] = [
+            ["export", "--format", "jsonl"], ["export", "--format", "json"],
+            ["list", "--limit", "0", "--format", "jsonl"], ["list", "--format", "tsv"], ["list"],
+            ["list", "--host", "ci-*", "--format", "jsonl"], ["list", "--outcome", "failed", "--format", "json"],
+            ["list", "--grep", "LINE", "--format", "jsonl"], ["list", "--source", "numbers.example", "--format", "jsonl"],
+            ["list", "--session", "5e550002", "--format", "jsonl"], ["list", "--outcome", "interrupted", "--format", "jsonl"],
+            ["stats", "--format", "json"], ["stats", "--by", "host", "--format", "json"], ["stats", "--by", "day"],
+            ["stats", "--by", "source", "--grep", "busy", "--format", "json"], ["stats", "--by", "hour", "--format", "json"],
+            ["stats", "--by", "outcome", "--since", "2026-11-21", "--format", "json"],
+            ["show", "00000008"], ["show", Ids.fetch(2), "--format", "json"], ["sessions", "--format", "json"],
+            ["prune", "--keep", "3", "--dry-run"], ["prune", "--before", "2026-11-22", "--dry-run"],
+        ]
+        for command in commands {
+            let onFile = try await team.sandbox.run(command + ["-d", local])
+            let onServer = try await team.sandbox.run(command + ["-d", team.url])
+
+            // Then both exit 0 and print the same bytes
+            #expect(onFile.status == 0, "\(onFile)")
+            #expect(onServer.status == 0 && onServer.standardOutput == onFile.standardOutput, "\(command): \(onServer) vs \(onFile)")
+        }
+    }
+
+    @Test func aSecondPushSendsNothingAndANewFetchAloneGoesNext() async throws {
+        // Given a local history pushed once
+        let team = try await TeamFixture()
+        let local = try await team.localFile()
+        try await team.succeed(["push", "-d", local, "--to", team.url])
+
+        // When it is pushed again, then again after one more fetch
+        let again = try await team.succeed(["push", "-d", local, "--to", team.url, "--format", "json"])
+        try await team.succeed(["fetch", "-d", local, "--latency", "0"])
+        let next = try await team.succeed(["push", "-d", local, "--to", team.url, "--format", "json"])
+
+        // Then the second sends nothing and the third only the new fetch
+        #expect(again.standardOutput == #"{"sent":0,"new":0,"alreadyThere":0,"stillRunning":0}"# + "\n")
+        #expect(next.standardOutput == #"{"sent":1,"new":1,"alreadyThere":0,"stillRunning":0}"# + "\n")
+        #expect(try await team.server.psql("SELECT count(*) FROM fetch_history.fetch", database: team.database) == "11")
+    }
+
+    @Test func pullBringsWhatMatchesIntoTheFileAndSkipsWhatIsThere() async throws {
+        // Given a team history of ten fetches on three hosts
+        let team = try await TeamFixture()
+        let local = try await team.localFile()
+        try await team.succeed(["push", "-d", local, "--to", team.url])
+
+        // When the probe's fetches are pulled into a new file, then everything
+        let file = team.sandbox.path("offline.sqlite")
+        let probe = try await team.succeed(["pull", "-d", file, "--from", team.url, "--host", "probe-*"])
+        let rest = try await team.succeed(["pull", "-d", file, "--from", team.url])
+
+        // Then the first brings the probe's three, the second the other seven,
+        // and the file then lists what the original lists
+        #expect(probe.standardOutput.hasPrefix("pulled 3 fetches from postgres@127.0.0.1"), "\(probe)")
+        #expect(rest.standardOutput.hasSuffix(": 7 new, 3 already here\n"), "\(rest)")
+        let original = try await team.succeed(["export", "-d", local, "--format", "jsonl"])
+        let pulled = try await team.succeed(["export", "-d", file, "--format", "jsonl"])
+        #expect(pulled.standardOutput == original.standardOutput)
+    }
+
+    @Test func importIntoTheServerIsIdempotentAndRefusesWhatAFileRefuses() async throws {
+        // Given an export of the standard history, and one naming a fetch twice
+        let team = try await TeamFixture()
+        let export = team.sandbox.path("export.jsonl")
+        try ExportRecord.jsonl(TeamFixture.records).write(to: URL(fileURLWithPath: export))
+        let twice = team.sandbox.path("twice.jsonl")
+        try ExportRecord.jsonl([TeamFixture.records[0], TeamFixture.records[1], TeamFixture.records[0]]).write(to: URL(fileURLWithPath: twice))
+
+        // When the export is imported into the server twice, and the bad one into the server and a file
+        let first = try await team.succeed(["import", "-d", team.url, export])
+        let second = try await team.succeed(["import", "-d", team.url, export])
+        let refused = try await team.sandbox.run("import", "-d", team.url, twice)
+        let refusedByFile = try await team.sandbox.run("import", "-d", team.sandbox.path("f.sqlite"), twice)
+
+        // Then the first adds ten, the second none, and the bad one is refused as a file refuses it, adding nothing
+        #expect(first.standardOutput == "imported 10 fetches: 10 added, 0 already present\n")
+        #expect(second.standardOutput == "nothing to import: all 10 fetches are already present\n")
+        #expect(refused.status == 1 && refused.standardError == refusedByFile.standardError, "\(refused) vs \(refusedByFile)")
+        #expect(try await team.server.psql("SELECT count(*) FROM fetch_history.fetch", database: team.database) == "10")
+    }
+
+    @Test func pruneAndDeleteWorkOnTheServerAsOnAFile() async throws {
+        // Given a team history of the standard fetches
+        let team = try await TeamFixture()
+        let local = try await team.localFile()
+        try await team.succeed(["push", "-d", local, "--to", team.url])
+
+        // When the newest five are kept, then one more is deleted by id
+        let pruned = try await team.succeed(["prune", "-d", team.url, "--keep", "5"])
+        let deleted = try await team.succeed(["delete", "-d", team.url, "00000009"])
+
+        // Then five went (with the session they emptied), then that one, and four are left
+        #expect(pruned.standardOutput == "deleted 5 fetches (started 2026-11-20 10:00:00 to 2026-11-21 10:00:00) and 1 session left empty\n", "\(pruned)")
+        #expect(deleted.standardOutput.hasPrefix("deleted \(Ids.fetch(9))"), "\(deleted)")
+        let left = try await team.succeed(["list", "-d", team.url, "--format", "tsv", "--no-header"])
+        #expect(left.lines.map { String($0.prefix(8)) } == ["0000000a", "00000008", "00000007", "00000006"])
+    }
+
+    @Test(arguments: [
+        (["fetch"], "error: fetch records into a local file: record into one, then send it to the server with fetch-history push --to URL\n"),
+        (["replay"], "error: replay works on a local file: pull the session first (fetch-history pull --from URL --since …), then replay it from the file\n"),
+    ])
+    func recordingAndReplayRefuseAServer(command: [String], message: String) async throws {
+        // Given a team history
+        let team = try await TeamFixture()
+
+        // When a recording or replaying command names it
+        let result = try await team.sandbox.run(command + ["-d", team.url])
+
+        // Then it refuses in one sentence
+        #expect(result.status == 1 && result.standardError == message, "\(result)")
+    }
+}
