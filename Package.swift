@@ -126,6 +126,12 @@ let package = Package(
                 "FetchHistoryTesting",
             ]
         ),
+        // The PostgreSQL backend's own parts (the server itself is tested
+        // through the commands, in FetchHistoryCLITests).
+        .testTarget(
+            name: "FetchHistoryPostgresTests",
+            dependencies: ["FetchHistoryPostgres"]
+        ),
         // The test kit's own tests.
         .testTarget(
             name: "FetchHistoryTestingTests",

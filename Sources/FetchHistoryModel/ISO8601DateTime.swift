@@ -21,6 +21,9 @@ package struct ISO8601DateTime: Hashable {
     package var zoneOffsetMilliseconds: Int64?
 
     /// Parses `text`; nil unless all of it is one of the accepted forms.
+    // Specialized for the importer's bytes, as `UUID.init(utf8:)` is.
+    @_specialize(exported: true, where Bytes == ArraySlice<UInt8>)
+    @_specialize(exported: true, where Bytes == UnsafeBufferPointer<UInt8>)
     package init?<Bytes: RandomAccessCollection<UInt8>>(utf8 text: Bytes) where Bytes.Index == Int {
         var scanner = Scanner(text: text, index: text.startIndex)
         guard let year = scanner.number(digits: 4), scanner.skip("-"),

@@ -32,6 +32,13 @@ extension UUID {
 
     /// Parses the 36-character form (either case) from UTF-8 bytes; nil for
     /// anything else.
+    ///
+    /// Specialized here for the two callers' byte types: called from another
+    /// module, a generic function runs unspecialized, through witness tables
+    /// and heap-allocated accessors (measured: 63% of an export's
+    /// instructions went to this one call before).
+    @_specialize(exported: true, where Bytes == UnsafeBufferPointer<UInt8>)
+    @_specialize(exported: true, where Bytes == ArraySlice<UInt8>)
     package init?<Bytes: RandomAccessCollection<UInt8>>(utf8 text: Bytes) where Bytes.Index == Int {
         guard text.count == 36 else { return nil }
         let start = text.startIndex

@@ -9,11 +9,11 @@ extension PostgresHistory: HistoryReader {
     static let sessionTable = "fetch_history.session"
 
     public nonisolated(nonsending) func fetches(matching filter: HistoryFilter, limit: Int?) async throws -> [Fetch] {
-        try await run("read fetches") { try await readFetches(filter, limit: limit) }
+        try await run("read fetches") { [self] in try await readFetches(filter, limit: limit) }
     }
 
     public nonisolated(nonsending) func listing(matching filter: HistoryFilter, limit: Int?) async throws -> HistoryListing {
-        try await run("read fetches") {
+        try await run("read fetches") { [self] in
             try await transaction(" ISOLATION LEVEL REPEATABLE READ READ ONLY") {
                 let cursor = try await snapshot()
                 return HistoryListing(fetches: try await readFetches(filter, limit: limit), cursor: cursor)
@@ -27,7 +27,7 @@ extension PostgresHistory: HistoryReader {
         guard case .snapshot(let previous) = cursor.position else {
             throw PostgresHistoryError.server(server: settings.displayName, message: "the follower's place was taken in another history", sqlState: "-")
         }
-        let (ended, next) = try await run("read fetches") {
+        let (ended, next) = try await run("read fetches") { [self] in
             try await transaction(" ISOLATION LEVEL REPEATABLE READ READ ONLY") {
                 let next = try await snapshot()
                 // Rows whose transaction the previous read's snapshot did not
@@ -55,7 +55,7 @@ extension PostgresHistory: HistoryReader {
     public nonisolated(nonsending) func forEachFetch(
         matching filter: HistoryFilter, _ body: @escaping @Sendable (Fetch) throws -> Void
     ) async throws {
-        try await run("read fetches") {
+        try await run("read fetches") { [self] in
             var query = ServerQuery("SELECT \(ServerFetchColumn.selectList) FROM \(Self.fetchTable)")
             query.appendConditions(filter)
             query.append(" ORDER BY started_at, seq")
@@ -69,7 +69,7 @@ extension PostgresHistory: HistoryReader {
     }
 
     public nonisolated(nonsending) func fetch(idPrefix prefix: String) async throws -> Fetch {
-        try await run("read fetches") {
+        try await run("read fetches") { [self] in
             let (low, high) = try Self.idRange(prefix, kind: "fetch")
             var query = ServerQuery("SELECT \(ServerFetchColumn.selectList) FROM \(Self.fetchTable)")
             query.append(" WHERE id >= \(query.bind(low)) AND id <= \(query.bind(high)) ORDER BY id LIMIT 3")
@@ -79,7 +79,7 @@ extension PostgresHistory: HistoryReader {
     }
 
     public nonisolated(nonsending) func session(idPrefix prefix: String) async throws -> Session {
-        try await run("read sessions") {
+        try await run("read sessions") { [self] in
             let (low, high) = try Self.idRange(prefix, kind: "session")
             var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")
             query.append(" WHERE id >= \(query.bind(low)) AND id <= \(query.bind(high)) ORDER BY id LIMIT 3")
@@ -89,7 +89,7 @@ extension PostgresHistory: HistoryReader {
     }
 
     public nonisolated(nonsending) func session(id: UUID) async throws -> Session? {
-        try await run("read sessions") {
+        try await run("read sessions") { [self] in
             var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")
             query.append(" WHERE id = \(query.bind(id))")
             return try await connection.query(query.query, logger: logger).collect().first.map(Session.init(serverRow:))
@@ -97,7 +97,7 @@ extension PostgresHistory: HistoryReader {
     }
 
     public nonisolated(nonsending) func sessionSummaries(limit: Int?) async throws -> [SessionSummary] {
-        try await run("read sessions") {
+        try await run("read sessions") { [self] in
             try await transaction(" ISOLATION LEVEL REPEATABLE READ READ ONLY") {
                 var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable) ORDER BY started_at DESC, id DESC")
                 if let limit { query.append(" LIMIT \(query.bind(limit))") }

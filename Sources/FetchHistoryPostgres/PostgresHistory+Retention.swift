@@ -6,13 +6,13 @@ import PostgresNIO
 // ended, so none is kept for running; a session left with no fetch goes too.
 extension PostgresHistory {
     public nonisolated(nonsending) func fetchesToDelete(_ rule: RetentionRule) async throws -> RetentionSummary {
-        try await run("read fetches") {
+        try await run("read fetches") { [self] in
             try await transaction(" ISOLATION LEVEL REPEATABLE READ READ ONLY") { try await plan(try await resolve(rule)) }
         }
     }
 
     public nonisolated(nonsending) func deleteFetches(_ rule: RetentionRule) async throws -> RetentionSummary {
-        try await run("delete fetches") {
+        try await run("delete fetches") { [self] in
             try await transaction {
                 // Pushes wait until the deletion is made: a fetch pushed
                 // meanwhile is neither counted nor deleted by surprise.

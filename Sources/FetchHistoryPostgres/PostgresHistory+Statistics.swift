@@ -9,7 +9,7 @@ extension PostgresHistory {
     public nonisolated(nonsending) func statistics(
         matching filter: HistoryFilter, by grouping: StatisticsGrouping?
     ) async throws -> (overall: HistoryStatistics, groups: [StatisticsGroup]) {
-        try await run("read statistics") {
+        try await run("read statistics") { [self] in
             try await transaction(" ISOLATION LEVEL REPEATABLE READ READ ONLY") {
                 if let text = filter.containing { return try await tallied(filter, needle: TextSearch.Needle(text), by: grouping) }
                 let overall = try await counted(filter)

@@ -11,7 +11,7 @@ extension PostgresHistory: TeamHistory {
     public var displayName: String { settings.displayName }
 
     public nonisolated(nonsending) func add(_ fetches: [Fetch], sessions: [Session]) async throws -> Int {
-        try await run("push fetches") {
+        try await run("push fetches") { [self] in
             try await transaction { try await insert(fetches, sessions: sessions) }
         }
     }
@@ -19,7 +19,7 @@ extension PostgresHistory: TeamHistory {
     public nonisolated(nonsending) func importFetches(
         _ produce: @escaping @Sendable (_ insert: (Fetch) throws -> Void) throws -> Void
     ) async throws -> ImportSummary {
-        try await run("import fetches") {
+        try await run("import fetches") { [self] in
             // All or nothing, as an import into a file: one transaction.
             try await transaction {
                 var summary = ImportSummary(added: 0, skipped: 0)

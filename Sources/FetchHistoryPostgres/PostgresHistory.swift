@@ -66,7 +66,7 @@ public final class PostgresHistory: Sendable {
         } catch {
             try? await connection.close()
             if let error = error as? PostgresHistoryError { throw error }
-            throw PostgresHistoryError(error, settings: settings, action: "read the team history")
+            throw PostgresHistoryError(error, settings: settings, action: "read the team history", role: settings.user)
         }
     }
 
@@ -77,17 +77,40 @@ public final class PostgresHistory: Sendable {
 
     /// Runs `body` alone on the connection, turning the driver's errors
     /// into `PostgresHistoryError`s that say what `action` was refused.
-    func run<T>(_ action: String, _ body: () async throws -> T) async throws -> T {
+    func run<T: Sendable>(_ action: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         await turn.lock()
         defer { turn.unlock() }
         do {
-            return try await body()
+            return try await untilTheConnectionCloses(body)
         } catch let error as PostgresHistoryError {
             throw error
         } catch let error as PSQLError {
             throw PostgresHistoryError(error, settings: settings, action: action, role: role)
         } catch let error as PostgresTransactionError {
             throw PostgresHistoryError(error.closureError ?? error.commitError ?? error.beginError ?? error, settings: settings, action: action, role: role)
+        }
+    }
+
+    /// `body`'s result, or `connectionLost` as soon as the connection closes.
+    ///
+    /// postgres-nio 1.33.2 leaves a `COPY` waiting for good when the server
+    /// goes away in the middle of it (measured: a push whose server was
+    /// stopped with `-m immediate` never returned); so the work runs in a
+    /// task of its own, raced against the connection's end. The work left
+    /// waiting is abandoned: the command ends with the error.
+    private func untilTheConnectionCloses<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let work = Task { try await body() }
+        let settle = Once<Result<T, any Error>>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                settle.whenSet { continuation.resume(with: $0) }
+                Task { settle.set(await work.result) }
+                connection.closeFuture.whenComplete { [settings] _ in
+                    settle.set(.failure(PostgresHistoryError.connectionLost(server: settings.displayName)))
+                }
+            }
+        } onCancel: {
+            work.cancel()
         }
     }
 
@@ -154,6 +177,30 @@ public final class PostgresHistory: Sendable {
         }
         let context = try NIOSSLContext(configuration: tls)
         return settings.tlsMode == .allow || settings.tlsMode == .prefer ? .prefer(context) : .require(context)
+    }
+}
+
+/// A value set once, by whichever of several parties comes first; the
+/// one who waits for it is called once, with it.
+final class Once<Value: Sendable>: Sendable {
+    private let state = Mutex<(value: Value?, waiter: (@Sendable (Value) -> Void)?)>((nil, nil))
+
+    func set(_ value: Value) {
+        let waiter = state.withLock { state -> (@Sendable (Value) -> Void)? in
+            guard state.value == nil else { return nil }
+            state.value = value
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?(value)
+    }
+
+    func whenSet(_ waiter: @escaping @Sendable (Value) -> Void) {
+        let value = state.withLock { state -> Value? in
+            if state.value == nil { state.waiter = waiter }
+            return state.value
+        }
+        if let value { waiter(value) }
     }
 }
 

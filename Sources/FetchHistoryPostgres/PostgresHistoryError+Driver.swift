@@ -30,7 +30,8 @@ extension PostgresHistoryError {
         }
         switch error.code {
         case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
-            self = role == nil ? .cannotConnect(server: server, reason: "the server closed the connection") : .connectionLost(server: server)
+            // Before any answer a PostgreSQL server would give: whatever it is, it does not speak the protocol.
+            self = role == nil ? .notPostgres(server: server) : .connectionLost(server: server)
         case .messageDecodingFailure, .unexpectedBackendMessage:
             self = .notPostgres(server: server)
         case .sslUnsupported:

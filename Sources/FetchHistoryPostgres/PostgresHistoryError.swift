@@ -15,7 +15,7 @@ public enum PostgresHistoryError: Error, Sendable, CustomStringConvertible {
     case authenticationFailed(server: String)
     /// The server has no database of that name.
     case noSuchDatabase(server: String, database: String)
-    /// What answered does not speak PostgreSQL's protocol.
+    /// What answered closed the connection, or said something PostgreSQL never says.
     case notPostgres(server: String)
     /// The schema is newer than this version of fetch-history knows.
     case newerSchema(found: Int, supported: Int)
@@ -36,7 +36,7 @@ public enum PostgresHistoryError: Error, Sendable, CustomStringConvertible {
         case .cannotConnect(let server, let reason): "cannot connect to \(server): \(reason)"
         case .authenticationFailed(let server): "\(server) refused the user name or password"
         case .noSuchDatabase(let server, let database): "\(server): the server has no database '\(database)'"
-        case .notPostgres(let server): "\(server) did not answer as a PostgreSQL server"
+        case .notPostgres(let server): "\(server) closed the connection without answering as a PostgreSQL server"
         case .newerSchema(let found, let supported):
             "the server's history has schema version \(found), newer than this fetch-history knows (\(supported)); upgrade fetch-history"
         case .cannotCreateSchema(let server, let role):

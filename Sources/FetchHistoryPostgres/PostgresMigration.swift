@@ -57,10 +57,14 @@ package struct PostgresMigration: Sendable, Equatable {
 /// Brings a server's `fetch_history` schema up to date with
 /// `Migrations/postgres/`, as the first command that needs it connects.
 ///
-/// Every step runs in one transaction that first takes a transaction-level
-/// advisory lock, then reads the version again: two runners pushing to a
-/// new server at once create the schema once, the second waiting for the
-/// first and then finding nothing left to do.
+/// The steps run in one transaction begun once an advisory lock is held,
+/// which then reads the version again: two runners pushing to a new server
+/// at once create the schema once, the second waiting for the first and
+/// then finding nothing left to do. The lock is taken before the
+/// transaction begins, not inside it: a transaction begun earlier would go
+/// on seeing the catalogs as they were (a schema "missing" that the first
+/// runner has made, measured: "schema already exists"), as PostgreSQL
+/// reads the catalog changes of other sessions at a transaction's start.
 package struct PostgresMigrator: Sendable {
     /// The advisory lock's key: `'FHst'`, as the SQLite files' application id.
     static let lockKey: Int64 = 0x4648_7374
@@ -74,9 +78,22 @@ package struct PostgresMigrator: Sendable {
     func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
         // Fast path without the lock: an up-to-date server is the common case.
         if try await version(connection, logger: logger) == latestVersion { return }
+        try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
+        do {
+            try await applyPending(connection, logger: logger)
+        } catch {
+            // Released with the connection too, if this cannot be sent.
+            _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+            throw error
+        }
+        try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+    }
+
+    /// Under the lock, in one transaction: the version read again, and the
+    /// steps above it run.
+    private func applyPending(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("BEGIN", logger: logger)
         do {
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey))", logger: logger)
             let found = try await version(connection, logger: logger)
             guard found <= latestVersion else { throw PostgresHistoryError.newerSchema(found: found, supported: latestVersion) }
             for migration in migrations where migration.version > found {

@@ -54,6 +54,22 @@ struct HostTests {
         #expect(try export.lines.map { try ExportRecord(jsonLine: $0).host } == ["ci-1", "ci-2", "ci-*x", "ci-?"])
     }
 
+    @Test func theTableHasAHostColumnOnlyWhenItsRowsComeFromSeveralHosts() async throws {
+        // Given fetches recorded on eight hosts
+        let sandbox = try await history()
+
+        // When the table lists them all, then only those of one host
+        let all = try await sandbox.run("list", "--limit", "3")
+        let one = try await sandbox.run("list", "--host", "ci-1")
+
+        // Then the first has a HOST column before RESULT, naming each row's host, and the second none
+        let header = try #require(all.lines.first).split(separator: " ", omittingEmptySubsequences: true)
+        #expect(header == ["ID", "STARTED", "DURATION", "OUTCOME", "HTTP", "BYTES", "HOST", "RESULT", "SOURCE"], "\(all)")
+        #expect(all.lines.dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true)[7] } == ["ci%_\\[1]", "-", "ci-?"], "\(all)")
+        #expect(one.lines.first?.contains("HOST") == false, "\(one)")
+        #expect(one.lines.count == 2, "\(one)")
+    }
+
     @Test func anEmptyHostIsRefusedAsAnUnsetVariableWouldBe() async throws {
         // Given a history
         let sandbox = try await history()

@@ -9,29 +9,60 @@ import FoundationEssentials
 /// rows would not fit, RESULT and SOURCE — the only columns of free text —
 /// give up cells, the wider of the two first (RESULT when they are as wide),
 /// down to their headers' width.
+///
+/// A HOST column, before RESULT, appears when the rows come from more than
+/// one host (a team's history, or a file it was pulled into).
 struct FetchTable {
     var color: Bool
     /// The zone times are shown in; nil for the user's.
     var timeZone: TimeZone?
+    /// The columns shown, in order.
+    let columns: [Column]
     /// The cells of each column, in order.
     private(set) var widths: [Int]
 
-    private static let headers = ["ID", "STARTED", "DURATION", "OUTCOME", "HTTP", "BYTES", "RESULT", "SOURCE"]
-    /// Columns whose cells are right-aligned numbers.
-    private static let rightAligned: Set<Int> = [2, 5]
-    private static let result = 6, source = 7
+    /// A column of the table. HOST is shown only when the rows come from
+    /// more than one host (a team's history): a file of one machine's
+    /// fetches looks as it always did.
+    enum Column: CaseIterable {
+        case id, started, duration, outcome, http, bytes, host, result, source
+
+        var header: String {
+            switch self {
+            case .id: "ID"
+            case .started: "STARTED"
+            case .duration: "DURATION"
+            case .outcome: "OUTCOME"
+            case .http: "HTTP"
+            case .bytes: "BYTES"
+            case .host: "HOST"
+            case .result: "RESULT"
+            case .source: "SOURCE"
+            }
+        }
+
+        /// Cells that are right-aligned numbers.
+        var isRightAligned: Bool { self == .duration || self == .bytes }
+    }
+
     private static let gap = "  "
-    /// The cells all the gaps of a line take.
-    private static let gaps = gap.count * (headers.count - 1)
     /// RESULT's width when nothing says more room is there: a value's start
     /// is enough to tell rows apart; `show` and the JSON formats give it all.
     private static let preferredResultWidth = 40
+
+    private var result: Int { columns.firstIndex(of: .result)! }
+    private var source: Int { columns.firstIndex(of: .source)! }
+    /// The cells all the gaps of a line take.
+    private var gaps: Int { Self.gap.count * (columns.count - 1) }
 
     /// A table for `fetches`, or, with none, for rows printed as they come.
     /// `width` is how many cells a line may take; nil for no limit.
     init(color: Bool, timeZone: TimeZone? = nil, width: Int? = Terminal.width, fitting fetches: [Fetch] = []) {
         self.color = color
         self.timeZone = timeZone
+        let hosts = Set(fetches.lazy.map(\.host))
+        columns = Column.allCases.filter { $0 != .host || hosts.count > 1 }
+        widths = []
         var natural: [Int]
         if fetches.isEmpty {
             // Wide enough for any duration, outcome and size to come; the
@@ -40,35 +71,35 @@ struct FetchTable {
             // On a narrow terminal the fixed columns shrink to their headers
             // first (a printed fetch has ended, so it is never `interrupted`),
             // leaving RESULT and SOURCE the room for their headers at least.
-            let freeText = Self.headers[Self.result].count + Self.headers[Self.source].count
-            if let width, natural[..<Self.result].reduce(0, +) + Self.gaps + freeText > width {
-                natural[2] = Self.headers[2].count
+            let freeText = Column.result.header.count + Column.source.header.count
+            if let width, natural[..<result].reduce(0, +) + gaps + freeText > width {
+                natural[2] = Column.duration.header.count
                 natural[3] = FetchStatus.timedOut.rawValue.count
-                natural[5] = Self.headers[5].count
+                natural[5] = Column.bytes.header.count
             }
         } else {
-            natural = Self.headers.map(\.displayWidth)
+            natural = columns.map(\.header.displayWidth)
             for fetch in fetches {
-                for (column, cell) in Self.cells(fetch, timeZone: timeZone).enumerated() {
+                for (column, cell) in cells(fetch).enumerated() {
                     natural[column] = max(natural[column], cell.displayWidth)
                 }
             }
         }
-        widths = Self.fit(natural, into: width)
+        widths = fit(natural, into: width)
     }
 
     /// The widths that fit `natural` into `width` cells, by narrowing the
     /// widest of RESULT and SOURCE first (down to their headers).
-    private static func fit(_ natural: [Int], into width: Int?) -> [Int] {
+    private func fit(_ natural: [Int], into width: Int?) -> [Int] {
         var widths = natural
         guard let width else {
-            widths[result] = min(widths[result], preferredResultWidth)
+            widths[result] = min(widths[result], Self.preferredResultWidth)
             return widths
         }
         let fixed = widths[..<result].reduce(0, +) + gaps
         let room = max(width - fixed, 0)
         var (resultWidth, sourceWidth) = (widths[result], widths[source])
-        let (resultMinimum, sourceMinimum) = (headers[result].count, headers[source].count)
+        let (resultMinimum, sourceMinimum) = (Column.result.header.count, Column.source.header.count)
         // Take a cell at a time from the wider column: the loop runs at most
         // a line's width of times once both are cut to the room.
         resultWidth = min(resultWidth, room)
@@ -90,40 +121,44 @@ struct FetchTable {
     }
 
     var header: String {
-        line(Self.headers)
+        line(columns.map(\.header))
     }
 
     func row(_ fetch: Fetch) -> String {
-        line(Self.cells(fetch, timeZone: timeZone), status: fetch.status)
+        line(cells(fetch), status: fetch.status)
     }
 
     /// The cells joined into a line, each cut and padded to its column;
     /// the last one is not padded, so lines carry no trailing spaces.
     private func line(_ cells: [String], status: FetchStatus? = nil) -> String {
         var line = ""
-        for (column, cell) in cells.enumerated() {
-            if column > 0 { line += Self.gap }
-            let width = widths[column]
-            let cut = column >= Self.result ? cell.shortened(to: width) : cell
-            if column == Self.source { line += cut; break }
-            let padded = cut.padded(to: width, right: Self.rightAligned.contains(column))
-            if column == 3, let status { line += paint(padded, status) } else { line += padded }
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { line += Self.gap }
+            let column = columns[index]
+            let width = widths[index]
+            let cut = index >= result ? cell.shortened(to: width) : cell
+            if column == .source { line += cut; break }
+            let padded = cut.padded(to: width, right: column.isRightAligned)
+            if column == .outcome, let status { line += paint(padded, status) } else { line += padded }
         }
         return line
     }
 
     /// The text of each column for `fetch`, made safe to print.
-    private static func cells(_ fetch: Fetch, timeZone: TimeZone?) -> [String] {
-        [
-            String(fetch.id.lowercased.prefix(8)),
-            fetch.startedAt.localDescription(in: timeZone),
-            fetch.durationMilliseconds.map(DurationArgument.format(milliseconds:)) ?? "-",
-            fetch.status.rawValue,
-            fetch.response.map { String($0.status) } ?? "-",
-            fetch.response.map { String($0.bytes) } ?? "-",
-            result(of: fetch).terminalSafe,
-            fetch.source.terminalSafe,
-        ]
+    private func cells(_ fetch: Fetch) -> [String] {
+        columns.map { column in
+            switch column {
+            case .id: String(fetch.id.lowercased.prefix(8))
+            case .started: fetch.startedAt.localDescription(in: timeZone)
+            case .duration: fetch.durationMilliseconds.map(DurationArgument.format(milliseconds:)) ?? "-"
+            case .outcome: fetch.status.rawValue
+            case .http: fetch.response.map { String($0.status) } ?? "-"
+            case .bytes: fetch.response.map { String($0.bytes) } ?? "-"
+            case .host: fetch.host.isEmpty ? "-" : fetch.host.terminalSafe
+            case .result: Self.result(of: fetch).terminalSafe
+            case .source: fetch.source.terminalSafe
+            }
+        }
     }
 
     /// The value, the error, or why it was cancelled.

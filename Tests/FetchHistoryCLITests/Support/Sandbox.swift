@@ -79,6 +79,13 @@ final class Sandbox: @unchecked Sendable {
         _ arguments: String..., environment: [String: String]? = nil,
         standardOutput: FetchHistoryProcess.StandardOutput = .capture
     ) async throws -> FetchHistoryProcess {
+        try await start(arguments, environment: environment, standardOutput: standardOutput)
+    }
+
+    func start(
+        _ arguments: [String], environment: [String: String]? = nil,
+        standardOutput: FetchHistoryProcess.StandardOutput = .capture
+    ) async throws -> FetchHistoryProcess {
         try await FetchHistoryProcess.start(
             arguments: arguments, environment: environment ?? self.environment(), workingDirectory: root,
             standardOutput: standardOutput

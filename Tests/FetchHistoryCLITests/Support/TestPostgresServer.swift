@@ -49,7 +49,12 @@ final class TestPostgresServer: Sendable {
         return try await task.value
     }
 
-    private init(folder: String, port: Int, binaries: String) {
+    /// Whether a commit survives a crash: the shared server trades it for speed
+    /// (`fsync=off`), a server a test crashes keeps it.
+    private let durable: Bool
+
+    private init(folder: String, port: Int, binaries: String, durable: Bool) {
+        self.durable = durable
         self.folder = folder
         self.port = port
         self.binaries = binaries
@@ -57,11 +62,23 @@ final class TestPostgresServer: Sendable {
         otherRootCertificate = folder + "/other-root.crt"
     }
 
-    private static func start() async throws -> TestPostgresServer {
+    /// A server of its own, for a test that stops and starts it (the
+    /// shared one serves other tests meanwhile); `stop()` it at the end.
+    static func startPrivate() async throws -> TestPostgresServer {
+        try await start(durable: true)
+    }
+
+    /// Stops this server and removes its folder.
+    func stop() async {
+        try? await runAsPostgres("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private static func start(durable: Bool = false) async throws -> TestPostgresServer {
         guard let binaries else { throw SandboxError("PostgreSQL's server is not installed") }
         let folder = FileManager.default.temporaryDirectory.appending(path: "fetch-history-pg-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let server = TestPostgresServer(folder: folder, port: try Self.freePort(), binaries: binaries)
+        let server = TestPostgresServer(folder: folder, port: try Self.freePort(), binaries: binaries, durable: durable)
         try await server.makeCertificates()
         try server.givePostgres(folder)
         try Data(server.superuserPassword.utf8).write(to: URL(fileURLWithPath: folder + "/password"))
@@ -70,11 +87,7 @@ final class TestPostgresServer: Sendable {
             "-D", folder + "/data", "-U", superuser, "--pwfile=" + folder + "/password", "-E", "UTF8", "--locale=C",
             "--auth-local=trust", "--auth-host=scram-sha-256",
         ])
-        try await server.runAsPostgres("pg_ctl", [
-            "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "start", "-o",
-            "-k \(folder) -h 127.0.0.1 -p \(server.port) -c fsync=off -c synchronous_commit=off -c ssl=on "
-                + "-c ssl_cert_file=\(folder)/server.crt -c ssl_key_file=\(folder)/server.key -c max_connections=60",
-        ])
+        try await server.restart()
         Self.stopAtExit(binaries: binaries, folder: folder)
         return server
     }
@@ -112,11 +125,12 @@ final class TestPostgresServer: Sendable {
         try await runAsPostgres("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
     }
 
-    /// Starts it again after `stopImmediately()`.
+    /// Starts it (again, after `stopImmediately()`).
     func restart() async throws {
+        let speed = durable ? "" : "-c fsync=off -c synchronous_commit=off "
         try await runAsPostgres("pg_ctl", [
             "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "start", "-o",
-            "-k \(folder) -h 127.0.0.1 -p \(port) -c fsync=off -c synchronous_commit=off -c ssl=on "
+            "-k \(folder) -h 127.0.0.1 -p \(port) \(speed)-c ssl=on "
                 + "-c ssl_cert_file=\(folder)/server.crt -c ssl_key_file=\(folder)/server.key -c max_connections=60",
         ])
     }
@@ -199,18 +213,22 @@ final class TestPostgresServer: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// What the process runs at exit: the server stopped and its folder removed.
-    private nonisolated(unsafe) static var cleanup: [String] = []
+    /// What the process runs at exit: every server stopped and its folder
+    /// removed (one already stopped is left as it is).
+    private static let cleanup = Mutex<[String]>([])
 
     private static func stopAtExit(binaries: String, folder: String) {
-        let stop = "\(binaries)/pg_ctl -D \(folder)/data -m immediate -w stop >/dev/null 2>&1"
-        cleanup = ["/bin/sh", "-c", (isRoot ? "runuser -u postgres -- \(stop)" : stop) + "; rm -rf \(folder)"]
+        let stop = "[ -d \(folder)/data ] && \(binaries)/pg_ctl -D \(folder)/data -m immediate -w stop >/dev/null 2>&1"
+        let first = cleanup.withLock { commands in
+            commands.append((isRoot ? "runuser -u postgres -- sh -c '\(stop)'" : stop) + "; rm -rf \(folder)")
+            return commands.count == 1
+        }
+        guard first else { return }
         atexit {
-            let arguments = TestPostgresServer.cleanup
-            guard !arguments.isEmpty else { return }
+            let script = TestPostgresServer.cleanup.withLock { $0.joined(separator: "; ") }
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: arguments[0])
-            process.arguments = Array(arguments.dropFirst())
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", script]
             try? process.run()
             process.waitUntilExit()
         }

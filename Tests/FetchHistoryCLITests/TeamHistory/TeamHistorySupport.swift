@@ -7,9 +7,10 @@ struct TeamFixture {
     let database: String
     let sandbox: Sandbox
 
-    init() async throws {
-        server = try await TestPostgresServer.shared()
-        database = try await server.makeDatabase()
+    /// On the shared server, or on `server`.
+    init(on server: TestPostgresServer? = nil) async throws {
+        if let server { self.server = server } else { self.server = try await TestPostgresServer.shared() }
+        database = try await self.server.makeDatabase()
         sandbox = try Sandbox()
     }
 
@@ -28,15 +29,20 @@ struct TeamFixture {
         let path = sandbox.path(name)
         let file = sandbox.path("\(name).jsonl")
         try ExportRecord.jsonl(records).write(to: URL(fileURLWithPath: file))
-        let result = try await sandbox.run("import", "-d", path, file)
-        #expect(result.status == 0, "\(result)")
+        try await succeed(["import", "-d", path, file], limit: Self.bigLimit)
         return path
     }
 
+    /// The bound on a command moving hundreds of thousands of fetches in a
+    /// debug build, on a machine busy with the rest of the suite.
+    static let bigLimit: Duration = .seconds(600)
+
     /// Runs the command and records an issue unless it exits 0.
     @discardableResult
-    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> CLIResult {
-        let result = try await sandbox.run(arguments)
+    func succeed(
+        _ arguments: [String], limit: Duration = FetchHistoryProcess.defaultTimeLimit, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> CLIResult {
+        let result = try await sandbox.start(arguments).wait(limit: limit)
         #expect(result.status == 0 && !result.wasSignalled, "\(result)", sourceLocation: sourceLocation)
         return result
     }
