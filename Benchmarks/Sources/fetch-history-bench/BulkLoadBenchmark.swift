@@ -46,7 +46,7 @@ struct BulkLoad {
     func script(_ kind: Case, indexes: [(name: String, sql: String)]) -> String {
         let columns = """
             id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error, \
-            http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error
+            http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error, host
             """
         let source = (kind == .intoEmpty ? staging : moreStaging).replacingOccurrences(of: "'", with: "''")
         var lines = [

@@ -53,6 +53,7 @@ extension ImportEngine {
                     sessionText.bind(to: insertSession, at: 1)
                     insertSession.bind(2, fetch.startedAt.millisecondsSince1970)
                     insertSession.bind(3, fetch.source)
+                    insertSession.bind(4, fetch.host)
                     try insertSession.run()
                 }
                 let columns = fetch.outcome.map(StoredOutcome.init)
@@ -78,6 +79,7 @@ extension ImportEngine {
                 insert.bind(17, script?.end?.at.millisecondsSince1970)
                 insert.bind(18, cause?.answerValue)
                 insert.bind(19, cause?.answerError)
+                insert.bind(20, fetch.host)
                 try insert.run()
                 if connection.changes == 1 { added += 1 }
             }
@@ -113,7 +115,7 @@ extension ImportEngine {
                         let session = fetch.sessionID.lowercased
                         if sessions.insert(fetch.sessionID).inserted {
                             try insertSession.execute(arguments: [
-                                session, fetch.startedAt.millisecondsSince1970, fetch.source,
+                                session, fetch.startedAt.millisecondsSince1970, fetch.source, fetch.host,
                             ])
                         }
                         let columns = fetch.outcome.map(StoredOutcome.init)
@@ -126,7 +128,7 @@ extension ImportEngine {
                             columns?.error, fetch.response.map { Int64($0.status) },
                             fetch.response.map { Int64($0.bytes) }, script?.tappedAt.millisecondsSince1970,
                             script?.timeoutMilliseconds, cause?.name, script?.end?.at.millisecondsSince1970,
-                            cause?.answerValue, cause?.answerError,
+                            cause?.answerValue, cause?.answerError, fetch.host,
                         ])
                         if db.changesCount == 1 { added += 1 }
                     }

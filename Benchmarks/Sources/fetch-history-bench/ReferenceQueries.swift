@@ -15,7 +15,7 @@ enum ReferenceQueries {
             duration_ms AS durationMs, http_status AS status, response_bytes AS bytes,
             CASE WHEN tapped_at IS NOT NULL THEN \(iso8601("tapped_at")) END AS tappedAt, timeout_ms AS timeoutMs,
             ended_by AS endedBy, CASE WHEN ended_by_at IS NOT NULL THEN \(iso8601("ended_by_at")) END AS endedByAt,
-            answer_value AS answerValue, answer_error AS answerError
+            answer_value AS answerValue, answer_error AS answerError, host
         FROM fetch ORDER BY started_at, rowid
         """
 
