@@ -20,6 +20,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 work="${WORK:-${TMPDIR:-/tmp}/fetch-history-bench}"
 
 need() { command -v "$1" >/dev/null 2>&1; }
+# The team history's comparisons run against a PostgreSQL server of their own
+# when its binaries are installed (README's test command installs them).
 if ! need sqlite3 || ! [ -x /usr/bin/time ] || ! pkg-config --exists sqlite3; then
     echo "installing sqlite3, GNU time and libsqlite3-dev" >&2
     apt-get update -qq && apt-get install -y -qq sqlite3 time libsqlite3-dev >&2
@@ -32,6 +34,8 @@ echo "building (release)" >&2
 build=(swift build -c release --static-swift-stdlib --package-path "$here")
 "${build[@]}" >&2
 "${build[@]}" --product fetch-history >&2
+# Its companion too: a command naming a postgres:// URL hands over to it.
+"${build[@]}" --product fetch-history-http >&2
 bin="$("${build[@]}" --show-bin-path)"
 
 echo "## Machine"

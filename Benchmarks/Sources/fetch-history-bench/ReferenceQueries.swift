@@ -52,4 +52,29 @@ enum ReferenceQueries {
             FROM fetch WHERE outcome = 'succeeded'
         );
         """
+
+    /// `stats -d URL`: what fetch-history asks the server, typed into psql:
+    /// counts per outcome, nearest-rank p50/p90/p99 and the maximum, the histogram.
+    static let serverStats = [
+        "SELECT outcome, count(*) FROM fetch_history.fetch GROUP BY 1",
+        """
+        SELECT duration_ms, rank FROM (SELECT duration_ms, row_number() OVER (ORDER BY duration_ms) AS rank \
+        FROM fetch_history.fetch WHERE outcome = 'succeeded') ranked \
+        WHERE rank IN ((SELECT (50 * count(*) + 99) / 100 FROM fetch_history.fetch WHERE outcome = 'succeeded'), \
+        (SELECT (90 * count(*) + 99) / 100 FROM fetch_history.fetch WHERE outcome = 'succeeded'), \
+        (SELECT (99 * count(*) + 99) / 100 FROM fetch_history.fetch WHERE outcome = 'succeeded'), \
+        (SELECT count(*) FROM fetch_history.fetch WHERE outcome = 'succeeded'))
+        """,
+        """
+        SELECT width_bucket(duration_ms, ARRAY[0,10,25,50,100,250,500,1000,2500,5000,10000,30000,60000]::bigint[]), count(*) \
+        FROM fetch_history.fetch WHERE outcome = 'succeeded' GROUP BY 1
+        """,
+    ]
+
+    /// `list -d URL`: the newest 20, every column the table shows.
+    static let serverNewest = """
+        SELECT id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value::text, error, \
+        http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value::text, answer_error, host \
+        FROM fetch_history.fetch ORDER BY started_at DESC, seq DESC LIMIT 20
+        """
 }

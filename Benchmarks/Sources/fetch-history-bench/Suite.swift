@@ -16,6 +16,8 @@ struct Suite {
     var repetitionScale: Double
     /// An earlier `fetch-history` whose imports run in the same rounds.
     var previousCLI: String?
+    /// Whether the team history's comparisons run (PostgreSQL's server must be installed).
+    var withTeamHistory = FileManager.default.fileExists(atPath: "/usr/lib/postgresql")
 
     var report: Report
 
@@ -30,7 +32,7 @@ struct Suite {
     }
 
     /// The sizes whose export memory is compared: 10k, 100k, 1M, up to `size`.
-    private var sizes: [Int] {
+    var sizes: [Int] {
         Array(Set([10_000, 100_000, 1_000_000, size].filter { $0 <= size })).sorted()
     }
 
@@ -56,6 +58,11 @@ struct Suite {
         try bulkLoadComparisons()
         try importComparisons()
         try recordingComparisons()
+        if withTeamHistory {
+            var team = TeamHistoryBenchmark(suite: self)
+            try team.run()
+            report = team.suite.report
+        }
         report.notes.append(loadNote(since: loadBefore))
         report.notes.append(
             "Processes write standard output to /dev/null; each is run once to warm the page cache, then fetch-history and the baseline alternate."
