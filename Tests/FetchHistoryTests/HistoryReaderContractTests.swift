@@ -184,6 +184,22 @@ extension HistoryReaderContractTests {
     }
 
     @Test(arguments: backends)
+    func exactSourcesAndASourcePatternTogetherSelectWhatBothMatch(_ backend: Backend) async throws {
+        // Given fetches from two URLs on one host and one on another
+        let fetches = [
+            Self.fetch(1, from: "http://a.example/x"), Self.fetch(2, from: "https://a.example/y"), Self.fetch(3, from: "http://b.example/z"),
+        ]
+        let history = try await backend(fetches)
+
+        // When a filter names two exact sources and a host pattern
+        let filter = HistoryFilter(sources: ["http://a.example/x", "http://b.example/z"], sourceMatching: "a.example")
+        let listed = try await history.fetches(matching: filter, limit: nil)
+
+        // Then only the source both select is listed
+        #expect(listed.map(\.id) == [fetches[0].id])
+    }
+
+    @Test(arguments: backends)
     func aDryRunDeletesNothing(_ backend: Backend) async throws {
         // Given three fetches
         let history = try await backend(Self.three)

@@ -61,7 +61,8 @@ extension HistoryStore {
     /// Brings the fetches of `team` that match `filter` into this file, in
     /// one transaction (all or nothing; the file's own fetches are kept,
     /// and ones it has are skipped). When this file had pushed everything
-    /// to `team`, it remembers that the pulled fetches need no pushing back.
+    /// to `team` (a new file has), it remembers that the pulled fetches need
+    /// no pushing back: a push right after a pull sends nothing.
     public func pull(from team: some TeamHistory, matching filter: HistoryFilter) async throws -> TransferSummary {
         let handoff = FetchHandoff()
         let historyID = team.historyID
@@ -80,7 +81,7 @@ extension HistoryStore {
                 handoff.finish(throwing: error)
                 throw error
             }
-            if markBefore >= largestBefore, markBefore > 0 { try db.raisePushMark(of: historyID, to: try db.largestSeq()) }
+            if markBefore >= largestBefore { try db.raisePushMark(of: historyID, to: try db.largestSeq()) }
             return summary
         }
         do {

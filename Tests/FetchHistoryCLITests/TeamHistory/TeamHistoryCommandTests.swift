@@ -70,6 +70,38 @@ struct TeamHistoryCommandTests {
         #expect(pulled.standardOutput == original.standardOutput)
     }
 
+    @Test func aFetchStillRunningIsPushedOnceItEndsAndAPullIsNotPushedBack() async throws {
+        // Given a local history with a fetch held in flight by a server that never answers,
+        // and a fetch recorded after it
+        let team = try await TeamFixture()
+        let local = try await team.localFile()
+        let hanging = try LocalHTTPServer { _ in .hang }
+        defer { hanging.stop() }
+        let running = try await team.sandbox.start("fetch", "-d", local, "--source", hanging.url("/n"), "--timeout", "1d")
+        let inFlight = try await team.sandbox.waitForFetch("running", in: local, of: running)
+        try await team.succeed(["fetch", "-d", local, "--latency", "0"])
+
+        // When the history is pushed, the fetch in flight is then ended (Ctrl-C), and it is pushed again
+        let first = try await team.succeed(["push", "-d", local, "--to", team.url])
+        let onServerFirst = try await team.server.psql("SELECT count(*) FROM fetch_history.fetch WHERE id = '\(inFlight.id)'", database: team.database)
+        running.send(SIGINT)
+        _ = try await running.wait()
+        let second = try await team.succeed(["push", "-d", local, "--to", team.url, "--format", "json"])
+
+        // Then the first push left the running fetch out and said so, and the second sent it
+        // (with the fetch recorded after it, already there)
+        #expect(first.standardOutput.hasSuffix("11 new, 0 already there; 1 fetch still running, pushed once ended\n"), "\(first)")
+        #expect(onServerFirst == "0")
+        #expect(second.standardOutput == #"{"sent":2,"new":1,"alreadyThere":1,"stillRunning":0}"# + "\n", "\(second)")
+        #expect(try await team.server.psql("SELECT outcome FROM fetch_history.fetch WHERE id = '\(inFlight.id)'", database: team.database) == "cancelled")
+
+        // and a file that pulls the team history has nothing to push back
+        let pulled = team.sandbox.path("pulled.sqlite")
+        try await team.succeed(["pull", "-d", pulled, "--from", team.url])
+        let pushBack = try await team.succeed(["push", "-d", pulled, "--to", team.url])
+        #expect(pushBack.standardOutput.hasPrefix("nothing to push to "), "\(pushBack)")
+    }
+
     @Test func importIntoTheServerIsIdempotentAndRefusesWhatAFileRefuses() async throws {
         // Given an export of the standard history, and one naming a fetch twice
         let team = try await TeamFixture()
@@ -121,5 +153,44 @@ struct TeamHistoryCommandTests {
 
         // Then it refuses in one sentence
         #expect(result.status == 1 && result.standardError == message, "\(result)")
+    }
+}
+
+@Suite("README's team-history example runs as written", .enabled(if: TestPostgresServer.isAvailable, TestPostgresServer.skipReason))
+struct TeamHistoryReadmeTests {
+    @Test func eachLineOfTheExampleRunsAgainstARealServer() async throws {
+        // Given a team history and a local file recorded on host ci-1, and README's example
+        let team = try await TeamFixture()
+        let local = try await team.localFile()
+        let lines = try Self.readmeBlock("team-history").split(separator: "\n").map(String.init)
+            .filter { !$0.contains("--follow") }
+        #expect(lines.count >= 4)
+        let folder = FetchHistoryProcess.binary.deletingLastPathComponent().path
+
+        // When each line runs in a shell, the server its remote
+        for line in lines {
+            let script = "export FETCH_HISTORY_DB='\(local)'; " + line.replacingOccurrences(
+                of: "export FETCH_HISTORY_REMOTE='postgres://ci@db.example/team?sslmode=verify-full'",
+                with: "export FETCH_HISTORY_REMOTE='\(team.url)'"
+            )
+            let result = try await ExternalCommand.run("/bin/bash", [
+                "-c", "export PATH='\(folder)':$PATH HOME='\(team.sandbox.home.path)' FETCH_HISTORY_REMOTE='\(team.url)'; \(script)",
+            ])
+
+            // Then it succeeds
+            #expect(result.succeeded, "\(line): \(result)")
+        }
+    }
+
+    /// The sh block after `<!-- readme-example: NAME … -->` in README.md.
+    static func readmeBlock(_ name: String) throws -> String {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appending(path: "../../../README.md").standardizedFileURL, encoding: .utf8)
+        let lines = readme.components(separatedBy: "\n")
+        guard let marker = lines.firstIndex(where: { $0.hasPrefix("<!-- readme-example: \(name) ") }),
+              let start = lines[marker...].firstIndex(of: "```sh"),
+              let end = lines[(start + 1)...].firstIndex(of: "```")
+        else { throw SandboxError("README has no sh block after <!-- readme-example: \(name) -->") }
+        return lines[(start + 1)..<end].joined(separator: "\n")
     }
 }
