@@ -41,20 +41,21 @@ extension HistoryStore {
     public func push(to team: some TeamHistory, batchSize: Int = pushBatchSize) async throws -> TransferSummary {
         let historyID = team.historyID
         var summary = TransferSummary(sent: 0, new: 0)
-        var cursor = try await read { db in try db.pushMark(of: historyID) }
+        let mark = try await read { db in try db.pushMark(of: historyID) }
+        var cursor = mark
         while true {
             let from = cursor
             let batch = try await read { db in try db.fetchesToPush(after: from, limit: batchSize) }
             if batch.fetches.isEmpty {
-                summary.stillRunning = try await read { db in try db.runningCount(above: from) }
+                summary.stillRunning = try await read { db in try db.runningCount(above: mark) }
                 return summary
             }
             summary.new += try await team.add(batch.fetches, sessions: batch.sessions)
             summary.sent += batch.fetches.count
             cursor = batch.lastSeq
             // Below the first fetch still running: it is pushed once it ends.
-            let mark = batch.firstRunning.map { min(batch.lastSeq, $0 - 1) } ?? batch.lastSeq
-            try await write { db in try db.raisePushMark(of: historyID, to: mark) }
+            let reached = batch.firstRunning.map { min(batch.lastSeq, $0 - 1) } ?? batch.lastSeq
+            try await write { db in try db.raisePushMark(of: historyID, to: reached) }
         }
     }
 
