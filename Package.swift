@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 
 import PackageDescription
 
@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -112,11 +113,21 @@ let package = Package(
             name: "fetch-history",
             dependencies: ["FetchHistoryCLI"]
         ),
+        // The HTTP source on SwiftNIO (AsyncHTTPClient), for the commands:
+        // waiting for an answer costs no processor time, where URLSession on
+        // Linux polls libcurl (README, "fetch").
+        .target(
+            name: "FetchHistoryAsyncHTTP",
+            dependencies: [
+                "FetchHistoryHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         // The same commands with the network linked in: the HTTP source and
         // PostgreSQL.
         .executableTarget(
             name: "fetch-history-http",
-            dependencies: ["FetchHistoryCLI", "FetchHistoryHTTP", "FetchHistoryPostgres"]
+            dependencies: ["FetchHistoryCLI", "FetchHistoryAsyncHTTP", "FetchHistoryPostgres"]
         ),
         .testTarget(
             name: "FetchHistoryTests",

@@ -53,6 +53,22 @@ struct HTTPTransportErrorTests {
         #expect(error == refusedLiteral || error == "connection refused by ::1", "\(error)")
     }
 
+    @Test func anIPv6LiteralHostIsFetched() async throws {
+        // Given a server on ::1
+        let server = try LocalHTTPServer(ipv6: true) { _ in .answer(status: 200, body: Data("42".utf8)) }
+        defer { server.stop() }
+        let sandbox = try Sandbox()
+
+        // When a fetch names it by its IPv6 literal
+        let result = try await sandbox.run("fetch", "--source", server.url("/n"), "--format", "json")
+
+        // Then it answers, and the history keeps the URL as given
+        #expect(result.status == 0, "\(result)")
+        let record = try #require(try await sandbox.exportedRecords().first)
+        #expect(record.outcome == "succeeded" && record.value == 42 && record.status == 200, "\(record)")
+        #expect(record.source == "http://[::1]:\(server.port)/n")
+    }
+
     @Test func anUpperCaseSchemeFetchesAndIsRecordedInLowerCase() async throws {
         // Given a server answering 42
         let server = try LocalHTTPServer { _ in .answer(status: 200, body: Data("42".utf8)) }

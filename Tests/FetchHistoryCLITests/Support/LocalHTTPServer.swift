@@ -16,13 +16,16 @@ final class LocalHTTPServer: @unchecked Sendable {
 
     var port: UInt16 { listener.port }
     private let listener: LoopbackListener
+    private let ipv6: Bool
     private let requestLines = Mutex<[String]>([])
     private let respond: @Sendable (String) -> Reply
 
-    /// `respond` gets the request line (`GET /path?query HTTP/1.1`).
-    init(respond: @escaping @Sendable (String) -> Reply) throws {
+    /// `respond` gets the request line (`GET /path?query HTTP/1.1`). With
+    /// `ipv6`, the server listens on ::1 and `url` names it `[::1]`.
+    init(ipv6: Bool = false, respond: @escaping @Sendable (String) -> Reply) throws {
         self.respond = respond
-        listener = try LoopbackListener()
+        self.ipv6 = ipv6
+        listener = try LoopbackListener(ipv6: ipv6)
         Thread { [self] in acceptLoop() }.start()
     }
 
@@ -45,7 +48,7 @@ final class LocalHTTPServer: @unchecked Sendable {
 
     /// `http://127.0.0.1:PORT` + `path`.
     func url(_ path: String) -> String {
-        "http://127.0.0.1:\(port)\(path)"
+        (ipv6 ? "http://[::1]:" : "http://127.0.0.1:") + "\(port)\(path)"
     }
 
     /// The request lines received so far.

@@ -16,30 +16,44 @@ final class LoopbackListener: Sendable {
     /// Close-on-exec under the launch lock, like every descriptor the tests
     /// hold while children are launched, or a child would keep the port or
     /// a connection open.
-    init() throws {
+    /// On 127.0.0.1, or with `ipv6`, on ::1.
+    init(ipv6: Bool = false) throws {
+        let family = ipv6 ? AF_INET6 : AF_INET
         let listener = FetchHistoryProcess.launchLock.withLock { _ in
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let listener = socket(family, Int32(SOCK_STREAM.rawValue), 0)
             if listener >= 0 { FetchHistoryProcess.closeOnExec(listener) }
             return listener
         }
         guard listener >= 0 else { throw SandboxError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        var storage = sockaddr_storage()
+        let size: Int
+        if ipv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_addr = in6addr_loopback
+            size = MemoryLayout<sockaddr_in6>.size
+            withUnsafeBytes(of: &address) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            size = MemoryLayout<sockaddr_in>.size
+            withUnsafeBytes(of: &address) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
+        }
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(size)) }
         }
         guard bound == 0, listen(listener, 16) == 0 else {
             Glibc.close(listener)
             throw SandboxError("bind/listen: \(String(cString: strerror(errno)))")
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
         descriptor = listener
-        port = UInt16(bigEndian: address.sin_port)
+        // The port sits at the same place in both families' addresses, after the family.
+        port = withUnsafeBytes(of: &storage) { UInt16(bigEndian: $0.load(fromByteOffset: 2, as: UInt16.self)) }
     }
 
     deinit { close() }
