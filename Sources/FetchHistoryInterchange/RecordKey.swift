@@ -1,4 +1,4 @@
-import FetchHistoryModel
+@_spi(Bytes) import FetchHistoryModel
 
 /// The keys of the export record, in the order they are written: the one
 /// list both `FetchJSON` (which writes every one, in this order) and the
@@ -39,6 +39,15 @@ enum RecordKey: Int, CaseIterable {
     /// The key as the writer writes it.
     var json: JSONWriter.Key { Self.jsonKeys[rawValue] }
 
+    /// Every key, in the order they are written.
+    static let written = allCases
+    /// What comes before the value in an export record: `{"id":` for the
+    /// first key, `,"name":` for the others.
+    var member: ShortBytes { Self.members[rawValue] }
+
     private static let utf8Names = allCases.map { Array($0.name.utf8) }
+    private static let members = allCases.map { key in
+        ShortBytes(Array((key == .id ? "{" : ",").utf8) + key.json.utf8)
+    }
     private static let jsonKeys = allCases.map { JSONWriter.Key($0.name) }
 }

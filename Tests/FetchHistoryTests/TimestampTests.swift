@@ -56,6 +56,29 @@ import FetchHistory
         #expect(Timestamp(millisecondsSince1970: 253_402_300_799_999).iso8601 == "9999-12-31T23:59:59.999Z")
     }
 
+    @Test func timesWrittenInARowAreWrittenAsEachAlone() {
+        // Given times one writer writes in a row: repeated, back after another, on a new day,
+        // before 1970, outside years 0…9999, and random ones
+        let base: Int64 = 1_795_341_600_250
+        var times: [Int64] = [
+            base, base, base + 1002, base, base + 1002, base + 7, base, base + 86_400_000, base + 86_400_000 + 1,
+            -1, 0, -1, -62_167_219_200_001, 253_402_300_800_000, base, -62_167_219_200_001, base + 1002,
+        ]
+        var generator = SplitMix64(seed: 11)
+        for _ in 0..<2_000 { times.append(base + Int64.random(in: -3 * 86_400_000...3 * 86_400_000, using: &generator)) }
+        var json = JSONWriter()
+        json.beginArray()
+        for time in times { json.timestamp(Timestamp(millisecondsSince1970: time)) }
+        json.endArray()
+
+        // Then each is written as it is alone
+        let alone = times.map { "\"\(Timestamp(millisecondsSince1970: $0).iso8601)\"" }
+        #expect(json.text == "[" + alone.joined(separator: ",") + "]")
+        // And a year outside 0…9999 as it is
+        #expect(Timestamp(millisecondsSince1970: 253_402_300_800_000).iso8601 == "10000-01-01T00:00:00.000Z")
+        #expect(Timestamp(millisecondsSince1970: -62_167_219_200_001).iso8601 == "-1-12-31T23:59:59.999Z")
+    }
+
     @Test(arguments: [
         "2025-02-29T00:00:00.000Z", "2100-02-29", "1900-02-29T00:00Z", "2024-02-30T00:00:00.000Z",
         "2025-04-31T00:00:00.000Z", "2025-06-31", "2025-09-31", "2025-11-31", "2025-13-01T00:00:00.000Z",

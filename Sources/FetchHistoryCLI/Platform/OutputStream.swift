@@ -38,6 +38,18 @@ final class OutputStream {
         if buffer.count >= capacity { try flush() }
     }
 
+    /// Writes `bytes` out after what is buffered, and empties them. Swapped
+    /// in rather than copied when nothing is buffered.
+    func write(emptying bytes: inout [UInt8]) throws {
+        if buffer.isEmpty {
+            swap(&buffer, &bytes)
+        } else {
+            buffer.append(contentsOf: bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
+        try flush()
+    }
+
     func flush() throws {
         var offset = 0
         while offset < buffer.count {

@@ -51,8 +51,12 @@ struct FetchPrinter {
         }
     }
 
-    func flush() throws {
-        try output.flush()
+    /// Writes out what is buffered, records pending included.
+    mutating func flush() throws {
+        switch format {
+        case .json, .jsonl: try records.flush()
+        case .table, .tsv: try output.flush()
+        }
     }
 
     /// `fetch` in `tsvColumns`' order; nil where the record has null.

@@ -7,6 +7,11 @@ struct FetchWriter {
     let output: OutputStream
     let format: ExportFormat
     private var json = JSONWriter()
+    /// Records written and not yet handed to `output`, which gets them a
+    /// block at a time: the output, a class, is checked for exclusive
+    /// access each time it is touched, a cost once a record.
+    private var pending: [UInt8] = []
+    private static var blockSize: Int { 1 << 16 }
 
     init(output: OutputStream, format: ExportFormat) {
         self.output = output
@@ -32,11 +37,22 @@ struct FetchWriter {
                 json.newline()
             }
         }
+        try flush()
+    }
+
+    /// Writes out the records pending and what the output buffers.
+    mutating func flush() throws {
+        try handOver()
         try output.flush()
     }
 
-    /// Writes into the output's buffer, which the writer goes on from.
+    /// Writes onto what is pending, which the writer goes on from.
     private mutating func write(_ body: (inout JSONWriter) -> Void) throws {
-        try output.write { buffer in json.write(into: &buffer, body) }
+        json.write(into: &pending, body)
+        if pending.count >= Self.blockSize { try handOver() }
+    }
+
+    private mutating func handOver() throws {
+        try output.write(emptying: &pending)
     }
 }

@@ -1,4 +1,5 @@
-import FetchHistoryModel
+@_spi(Bytes) import FetchHistoryModel
+import FoundationEssentials
 
 /// The export record: a fetch as one JSON object, every key present (null
 /// when empty), in a fixed order (`RecordKey`), `/` left unescaped. Written
@@ -32,41 +33,89 @@ public enum FetchJSON {
 }
 
 extension JSONWriter {
-    /// Writes `fetch` as one export record (see `FetchJSON`).
+    /// Writes `fetch` as one export record (see `FetchJSON`), through one
+    /// reservation of room for the whole record: an export writes a million.
     package mutating func record(_ fetch: Fetch) {
-        let script = fetch.script
-        let end = script?.end
-        beginObject()
-        // Every key, in RecordKey's order: the switch cannot leave one out.
-        for key in RecordKey.allCases {
-            self.key(key.json)
-            switch key {
-            case .id: uuid(fetch.id)
-            case .session: uuid(fetch.sessionID)
-            case .source: string(fetch.source)
-            case .outcome: string(fetch.status.rawValue)
-            case .cancelReason: string(fetch.cancelReason?.rawValue)
-            case .value: value(fetch.value)
-            case .error: string(fetch.errorMessage)
-            case .startedAt: timestamp(fetch.startedAt)
-            case .endedAt: timestamp(fetch.endedAt)
-            case .durationMs: integer(fetch.durationMilliseconds)
-            case .status: integer(fetch.response?.status)
-            case .bytes: integer(fetch.response?.bytes)
-            case .tappedAt: timestamp(script?.tappedAt)
-            case .timeoutMs: integer(script?.timeoutMilliseconds)
-            case .endedBy: string(end?.cause.name)
-            case .endedByAt: timestamp(end?.at)
-            case .answerValue: value(end?.cause.answerValue)
-            case .answerError: string(end?.cause.answerError)
-            case .host: string(fetch.host)
+        let keys = RecordKey.written
+        value(room: RecordKey.room(for: fetch)) { out, recent in
+            for key in keys {
+                out.append(key.member)
+                key.appendValue(of: fetch, to: &out, recent: &recent)
             }
+            out.append(UInt8(ascii: "}"))
         }
-        endObject()
+    }
+}
+
+extension RecordKey {
+    /// Writes what a fetch's record holds under this key, `null` when it
+    /// has nothing: every key has a value (the switch cannot leave one out).
+    @inline(__always)
+    fileprivate func appendValue(of fetch: Fetch, to out: inout ByteWriter, recent: inout ISO8601Recent) {
+        switch self {
+        case .id: out.appendQuoted(fetch.id)
+        case .session: out.appendQuoted(fetch.sessionID)
+        case .source: out.appendQuoted(fetch.source)
+        case .outcome: out.appendQuoted(fetch.status.rawValue)
+        case .cancelReason: out.appendQuoted(orNull: fetch.cancelReason?.rawValue)
+        case .value: out.appendValue(orNull: fetch.value)
+        case .error: out.appendQuoted(orNull: fetch.errorMessage)
+        case .startedAt: out.appendQuoted(fetch.startedAt, recent: &recent)
+        case .endedAt: out.appendQuoted(orNull: fetch.endedAt, recent: &recent)
+        case .durationMs: out.appendInteger(orNull: fetch.durationMilliseconds)
+        case .status: out.appendInteger(orNull: fetch.response.map { Int64($0.status) })
+        case .bytes: out.appendInteger(orNull: fetch.response.map { Int64($0.bytes) })
+        case .tappedAt: out.appendQuoted(orNull: fetch.script?.tappedAt, recent: &recent)
+        case .timeoutMs: out.appendInteger(orNull: fetch.script?.timeoutMilliseconds)
+        case .endedBy: out.appendQuoted(orNull: fetch.script?.end?.cause.name)
+        case .endedByAt: out.appendQuoted(orNull: fetch.script?.end?.at, recent: &recent)
+        case .answerValue: out.appendValue(orNull: fetch.script?.end?.cause.answerValue)
+        case .answerError: out.appendQuoted(orNull: fetch.script?.end?.cause.answerError)
+        case .host: out.appendQuoted(fetch.host)
+        }
     }
 
-    /// A fetched value, as the JSON it is.
-    private mutating func value(_ value: FetchValue?) {
-        if let value { fragment(value.json) } else { null() }
+    /// The most bytes a record of `fetch` takes: its keys, the widest
+    /// each value of fixed width can be, and its texts escaped at worst.
+    fileprivate static func room(for fetch: Fetch) -> Int {
+        func text(_ text: String?) -> Int { 6 * (text?.utf8.count ?? 0) }
+        func value(_ value: FetchValue?) -> Int { value?.json.utf8.count ?? 0 }
+        let end = fetch.script?.end
+        return fixedRoom + text(fetch.source) + text(fetch.status.rawValue) + text(fetch.cancelReason?.rawValue)
+            + text(fetch.errorMessage) + text(end?.cause.name) + text(end?.cause.answerError) + text(fetch.host)
+            + value(fetch.value) + value(end?.cause.answerValue)
+    }
+
+    /// The braces, every key, and what each value takes apart from the
+    /// text of a text or a fetched value (`room(for:)` adds those).
+    private static let fixedRoom = written.reduce(1) { $0 + $1.member.count + $1.fixedRoom }
+
+    private var fixedRoom: Int {
+        switch self {
+        case .id, .session: JSONWriter.uuidRoom
+        case .startedAt, .endedAt, .tappedAt, .endedByAt: JSONWriter.timestampRoom
+        case .durationMs, .status, .bytes, .timeoutMs: JSONWriter.integerRoom
+        case .source, .outcome, .cancelReason, .error, .endedBy, .answerError, .host: JSONWriter.quotedRoom(nil)
+        case .value, .answerValue: 4
+        }
+    }
+}
+
+extension ByteWriter {
+    fileprivate mutating func appendQuoted(orNull text: String?) {
+        if let text { appendQuoted(text) } else { appendNull() }
+    }
+
+    fileprivate mutating func appendQuoted(orNull time: Timestamp?, recent: inout ISO8601Recent) {
+        if let time { appendQuoted(time, recent: &recent) } else { appendNull() }
+    }
+
+    fileprivate mutating func appendInteger(orNull number: Int64?) {
+        if let number { appendInteger(number) } else { appendNull() }
+    }
+
+    /// A fetched value: JSON already, written as it is.
+    fileprivate mutating func appendValue(orNull value: FetchValue?) {
+        if let value { append(copying: value.json.utf8.span) } else { appendNull() }
     }
 }

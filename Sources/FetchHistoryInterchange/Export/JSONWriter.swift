@@ -1,15 +1,14 @@
-import FetchHistoryModel
+@_spi(Bytes) import FetchHistoryModel
 import FoundationEssentials
 
 /// Writes JSON text (RFC 8259) into a growing byte array: the one JSON
 /// writer, for export records (`FetchJSON`) and for the JSON that `show`,
 /// `stats` and `replay` print.
 ///
-/// Every byte goes in through a checked append (the array's own, or for a
-/// run of digits an `OutputSpan` bounded by the capacity it reserved), so
-/// nothing written can overrun anything, and a new field costs nothing but
-/// its line. Commas
-/// between members and elements are written for you. Strings are escaped as
+/// Every value goes in through a `ByteWriter` bounded by the room it
+/// reserved, so nothing written can overrun anything, and the array is checked for room and
+/// ownership once a value (once a record, for an export's) rather than once
+/// a byte. Commas between members and elements are written for you. Strings are escaped as
 /// RFC 8259 requires (quote, backslash, control characters) and no more:
 /// `/` and non-ASCII text are written as they are. The output is compact,
 /// except for arrays begun with `elementsOnOwnLines` (an export's) and the
@@ -32,6 +31,8 @@ package struct JSONWriter {
     private var needsComma = false
     /// The objects and arrays begun and not yet ended, innermost last.
     private var open: [Container] = []
+    /// The time written last (`ISO8601Recent`).
+    private var recent = ISO8601Recent()
 
     private enum Container {
         case object, array, arrayOfLines
@@ -94,15 +95,18 @@ package struct JSONWriter {
     }
 
     /// A key written once, as JSON (quotes, escapes, colon), for keys a
-    /// writer writes over and over: an export writes 18 a record.
+    /// writer writes over and over: an export writes 19 a record.
     package struct Key: Sendable {
-        fileprivate let json: [UInt8]
+        /// The key as written, quotes and colon included.
+        package let utf8: [UInt8]
 
         package init(_ name: String) {
-            var writer = JSONWriter()
-            writer.appendQuoted(name)
-            writer.bytes.append(UInt8(ascii: ":"))
-            json = writer.bytes
+            var json: [UInt8] = []
+            json.write(room: JSONWriter.quotedRoom(name) + 1) { out in
+                out.appendQuoted(name)
+                out.append(UInt8(ascii: ":"))
+            }
+            utf8 = json
         }
     }
 
@@ -110,7 +114,7 @@ package struct JSONWriter {
     package mutating func key(_ key: Key) {
         assert(open.last == .object, "a key outside an object")
         beginValue()
-        bytes.append(contentsOf: key.json)
+        bytes.append(contentsOf: key.utf8)
         needsComma = false
     }
 
@@ -118,8 +122,10 @@ package struct JSONWriter {
     package mutating func key(_ name: String) {
         assert(open.last == .object, "a key outside an object")
         beginValue()
-        appendQuoted(name)
-        bytes.append(UInt8(ascii: ":"))
+        bytes.write(room: JSONWriter.quotedRoom(name) + 1) { out in
+            out.appendQuoted(name)
+            out.append(UInt8(ascii: ":"))
+        }
         needsComma = false
     }
 
@@ -137,7 +143,7 @@ package struct JSONWriter {
     package mutating func string(_ value: String?) {
         guard let value else { return null() }
         beginValue()
-        appendQuoted(value)
+        bytes.write(room: JSONWriter.quotedRoom(value)) { $0.appendQuoted(value) }
         needsComma = true
     }
 
@@ -145,10 +151,7 @@ package struct JSONWriter {
     package mutating func integer(_ value: Int64?) {
         guard let value else { return null() }
         beginValue()
-        bytes.append(addingCapacity: 20) { out in
-            if value < 0 { out.append(UInt8(ascii: "-")) }
-            out.appendDecimal(value.magnitude)
-        }
+        bytes.write(room: JSONWriter.integerRoom) { $0.appendInteger(value) }
         needsComma = true
     }
 
@@ -178,9 +181,7 @@ package struct JSONWriter {
     /// A fetch or session id, in its lower-case form.
     package mutating func uuid(_ id: UUID) {
         beginValue()
-        bytes.append(UInt8(ascii: "\""))
-        id.appendLowercased(to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        bytes.write(room: JSONWriter.uuidRoom) { $0.appendQuoted(id) }
         needsComma = true
     }
 
@@ -188,9 +189,9 @@ package struct JSONWriter {
     package mutating func timestamp(_ time: Timestamp?) {
         guard let time else { return null() }
         beginValue()
-        bytes.append(UInt8(ascii: "\""))
-        time.appendISO8601(to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        var recent = recent
+        bytes.write(room: JSONWriter.timestampRoom) { $0.appendQuoted(time, recent: &recent) }
+        self.recent = recent
         needsComma = true
     }
 
@@ -202,70 +203,22 @@ package struct JSONWriter {
         needsComma = true
     }
 
+    /// Writes one value through a single reservation of `room` bytes:
+    /// an export record, whose fields are written straight into the span.
+    /// `write` is handed the time last written, to write times with.
+    package mutating func value(room: Int, _ write: (inout ByteWriter, inout ISO8601Recent) -> Void) {
+        beginValue()
+        var recent = recent
+        bytes.write(room: room) { write(&$0, &recent) }
+        self.recent = recent
+        needsComma = true
+    }
+
     /// What comes before a key or a value: the comma after the previous
     /// one, and the line break of an element of an `arrayOfLines`.
     private mutating func beginValue() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         if open.last == .arrayOfLines { bytes.append(UInt8(ascii: "\n")) }
-    }
-
-    /// `text` as a JSON string literal. Most strings need no escape: they
-    /// are copied whole, then checked eight bytes at a time; from the first
-    /// byte that needs one, the rest is written again, escaped.
-    private mutating func appendQuoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        let start = bytes.count
-        bytes.append(contentsOf: text.utf8)
-        if let first = firstByteToEscape(from: start) {
-            let rest = Array(bytes[first...])
-            bytes.removeSubrange(first...)
-            for byte in rest { appendEscaped(byte) }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// The offset of the first quote, backslash or control character in
-    /// `bytes` from `start` on.
-    private func firstByteToEscape(from start: Int) -> Int? {
-        var offset = start
-        while offset + 8 <= bytes.count {
-            let word = bytes.word(at: offset)
-            let marks = ByteWord.bytes(equalTo: UInt8(ascii: "\""), in: word)
-                | ByteWord.bytes(equalTo: UInt8(ascii: "\\"), in: word) | ByteWord.bytes(below: 0x20, in: word)
-            if marks != 0 { return offset + ByteWord.firstMarked(marks) }
-            offset += 8
-        }
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return offset }
-            offset += 1
-        }
-        return nil
-    }
-
-    /// One byte of a string's UTF-8: the two-character escapes where JSON
-    /// has one for it, `\u00XX` for other control characters, else itself.
-    private mutating func appendEscaped(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-            bytes.append(UInt8(ascii: "\\"))
-            bytes.append(byte)
-        case UInt8(ascii: "\n"):
-            bytes.append(UInt8(ascii: "\\"))
-            bytes.append(UInt8(ascii: "n"))
-        case UInt8(ascii: "\r"):
-            bytes.append(UInt8(ascii: "\\"))
-            bytes.append(UInt8(ascii: "r"))
-        case UInt8(ascii: "\t"):
-            bytes.append(UInt8(ascii: "\\"))
-            bytes.append(UInt8(ascii: "t"))
-        case 0..<0x20:
-            bytes.append(contentsOf: #"\u00"#.utf8)
-            bytes.append(UInt8(hexDigitOf: byte >> 4))
-            bytes.append(UInt8(hexDigitOf: byte & 0x0F))
-        default:
-            bytes.append(byte)
-        }
     }
 
     /// `json` is exactly one JSON value, white space around it allowed.
@@ -274,5 +227,88 @@ package struct JSONWriter {
         guard (try? parser.value()) != nil else { return false }
         parser.skipWhitespace()
         return parser.isAtEnd
+    }
+}
+
+extension JSONWriter {
+    /// Room for `text` as a string literal: quotes, and each byte escaped
+    /// at worst as `\u00XX` (or `null` for nil).
+    package static func quotedRoom(_ text: String?) -> Int { 4 + 6 * (text?.utf8.count ?? 0) }
+    /// Room for an Int64 in decimal: 19 digits and a sign (or `null`).
+    package static var integerRoom: Int { 20 }
+    /// Room for a quoted UUID.
+    package static var uuidRoom: Int { 38 }
+    /// Room for a quoted ISO 8601 time (or `null`).
+    package static var timestampRoom: Int { Timestamp.iso8601MaximumCount + 2 }
+}
+
+// The bytes of JSON values, written into room reserved for them (each
+// value's `…Room` above, an upper bound).
+extension ByteWriter {
+    package mutating func appendNull() {
+        append(bytesOf: 0x6C6C_756E, count: 4)  // null
+    }
+
+    package mutating func appendQuoted(_ id: UUID) {
+        append(UInt8(ascii: "\""))
+        id.appendLowercased(to: &self)
+        append(UInt8(ascii: "\""))
+    }
+
+    package mutating func appendQuoted(_ time: Timestamp, recent: inout ISO8601Recent) {
+        append(UInt8(ascii: "\""))
+        time.appendISO8601(to: &self, recent: &recent)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// `text` as a JSON string literal, escaped as RFC 8259 requires (quote,
+    /// backslash, control characters) and no more. Eight bytes at a time:
+    /// a word is loaded, tested for bytes that need an escape, and stored
+    /// whole up to the first that does.
+    package mutating func appendQuoted(_ text: String) {
+        append(UInt8(ascii: "\""))
+        let utf8 = text.utf8.span
+        var offset = 0
+        while offset < utf8.count {
+            let count = min(8, utf8.count - offset)
+            let word = count == 8 ? utf8.word(at: offset) : utf8.partialWord(at: offset, count: count)
+            let marks = ByteWord.bytes(equalTo: UInt8(ascii: "\""), in: word)
+                | ByteWord.bytes(equalTo: UInt8(ascii: "\\"), in: word) | ByteWord.bytes(below: 0x20, in: word)
+            let plain = marks == 0 ? count : min(count, ByteWord.firstMarked(marks))
+            append(bytesOf: word, count: plain)
+            offset += plain
+            if plain < count {
+                appendEscaped(utf8[offset])
+                offset += 1
+            }
+        }
+        append(UInt8(ascii: "\""))
+    }
+
+    /// A byte that needs an escape: the two-character escapes where JSON has
+    /// one for it, `\u00XX` for other control characters.
+    private mutating func appendEscaped(_ byte: UInt8) {
+        append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\n"): append(UInt8(ascii: "n"))
+        case UInt8(ascii: "\r"): append(UInt8(ascii: "r"))
+        case UInt8(ascii: "\t"): append(UInt8(ascii: "t"))
+        case 0..<0x20:
+            append(UInt8(ascii: "u")); append(UInt8(ascii: "0")); append(UInt8(ascii: "0"))
+            append(UInt8(hexDigitOf: byte >> 4))
+            append(UInt8(hexDigitOf: byte & 0x0F))
+        default:
+            append(byte)
+        }
+    }
+}
+
+extension Span<UInt8> {
+    /// The `count` (fewer than eight) bytes at `offset`, the first in the
+    /// lowest bits; the bytes above them are zero.
+    fileprivate func partialWord(at offset: Int, count: Int) -> UInt64 {
+        var word: UInt64 = 0
+        for index in 0..<count { word |= UInt64(self[offset + index]) &<< (8 &* UInt64(index)) }
+        return word
     }
 }

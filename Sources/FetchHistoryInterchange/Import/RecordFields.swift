@@ -269,7 +269,7 @@ struct RecordFields {
     }
 
     private func uuid(_ key: RecordKey) throws(RecordError) -> UUID {
-        guard let id = try withUTF8(key, UUID.init(utf8:)) else { throw RecordError(message: "'\(key.name)' is missing") }
+        guard let id = try withUTF8(key, { UUID(utf8: $0.span) }) else { throw RecordError(message: "'\(key.name)' is missing") }
         guard let id else { throw RecordError(message: "'\(key.name)' is not a UUID: \(try required(key).prefix(40))") }
         return id
     }

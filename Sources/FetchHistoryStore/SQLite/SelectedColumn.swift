@@ -33,5 +33,7 @@ extension Row {
     package func withUTF8<T>(_ column: some SelectedColumn, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         try withUTF8(column.rawValue, body)
     }
-    func optionalFetchValue(_ column: some SelectedColumn) -> FetchValue? { optionalFetchValue(column.rawValue) }
+    func optionalFetchValue(_ column: some SelectedColumn, integer: (Int64) -> FetchValue) -> FetchValue? {
+        optionalFetchValue(column.rawValue, integer: integer)
+    }
 }

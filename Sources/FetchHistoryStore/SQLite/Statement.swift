@@ -106,10 +106,11 @@ package struct Row {
 
     /// A fetched value, by the type it was stored as: an integer is the
     /// number, text its JSON (the table's CHECK keeps it valid JSON).
-    func optionalFetchValue(_ column: Int32) -> FetchValue? {
+    /// `integer` makes the value of an integer.
+    func optionalFetchValue(_ column: Int32, integer: (Int64) -> FetchValue) -> FetchValue? {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_NULL: nil
-        case SQLITE_INTEGER: FetchValue(Int(int64(column)))
+        case SQLITE_INTEGER: integer(int64(column))
         default: FetchValue(validJSON: text(column))
         }
     }

@@ -9,7 +9,8 @@ extension Database {
     /// Fetches started in the same millisecond come in reverse recording order.
     public func fetches(matching filter: HistoryFilter = .all, limit: Int? = nil) throws -> [Fetch] {
         let (sql, values) = HistorySQL.newestFirst(try resolvingSources(filter), limit: limit)
-        return try rows(sql, values, HistoryRow.fetch)
+        var decoder = FetchDecoder()
+        return try rows(sql, values) { try decoder.fetch($0) }
     }
 
     /// The plan SQLite chooses for `fetches(matching:)`, one line per step:
@@ -24,7 +25,8 @@ extension Database {
     /// memory stays flat for any history size.
     public func forEachFetch(matching filter: HistoryFilter = .all, _ body: (Fetch) throws -> Void) throws {
         let (sql, values) = HistorySQL.oldestFirst(try resolvingSources(filter))
-        try forEachRow(sql, values) { row in try body(HistoryRow.fetch(row)) }
+        var decoder = FetchDecoder()
+        try forEachRow(sql, values) { row in try body(decoder.fetch(row)) }
     }
 
     /// The fetch whose id is `prefix` or starts with it.

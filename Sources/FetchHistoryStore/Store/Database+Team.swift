@@ -10,8 +10,9 @@ extension Database {
     /// in a live process (nil when none is), which the push mark stays below.
     func fetchesToPush(after seq: Int64, limit: Int) throws -> PushBatch {
         var batch = PushBatch()
+        var decoder = FetchDecoder()
         try forEachRow(HistorySQL.fetchesToPush, [.integer(seq), .integer(Int64(limit))]) { row in
-            batch.fetches.append(try HistoryRow.fetch(row))
+            batch.fetches.append(try decoder.fetch(row))
             batch.lastSeq = row.int64(Int32(FetchColumn.allCases.count))
         }
         let sessionIDs = Array(Set(batch.fetches.map(\.sessionID)))

@@ -95,41 +95,8 @@ enum HistoryRow {
 
     /// A row of `FetchColumn`s.
     static func fetch(_ row: Row) throws -> Fetch {
-        typealias Column = FetchColumn
-        let outcome: FetchOutcome? = switch status(outcome: row.optionalText(Column.outcome), isAlive: row.optionalInt64(Column.isAlive)) {
-        case .running: nil
-        case .succeeded: .succeeded(row.optionalFetchValue(Column.value) ?? FetchValue(validJSON: "null"))
-        case .failed: .failed(row.optionalText(Column.error) ?? "")
-        case .cancelled: .cancelled(CancelReason(rawValue: row.text(Column.cancelReason)) ?? .user)
-        case .timedOut: .timedOut
-        case .interrupted: .interrupted
-        }
-        return Fetch(
-            id: try uuid(row, Column.id), sessionID: try uuid(row, Column.sessionID), source: row.text(Column.source),
-            startedAt: Timestamp(millisecondsSince1970: row.int64(Column.startedAt)),
-            endedAt: row.optionalInt64(Column.endedAt).map(Timestamp.init(millisecondsSince1970:)),
-            durationMilliseconds: row.optionalInt64(Column.durationMs), outcome: outcome,
-            response: row.optionalInt64(Column.httpStatus).map {
-                SourceResponse(status: Int($0), bytes: Int(row.optionalInt64(Column.responseBytes) ?? 0))
-            },
-            script: script(row), host: row.text(Column.host)
-        )
-    }
-
-    /// The script of a row of `FetchColumn`s, if the fetch was recorded with one.
-    static func script(_ row: Row) -> FetchScript? {
-        typealias Column = FetchColumn
-        guard let tappedAt = row.optionalInt64(Column.tappedAt) else { return nil }
-        var end: FetchScript.End?
-        if let name = row.optionalText(Column.endedBy), let at = row.optionalInt64(Column.endedByAt),
-           let cause = FetchEnd.Cause(
-               name: name, value: row.optionalFetchValue(Column.answerValue), error: row.optionalText(Column.answerError)
-           ) {
-            end = FetchScript.End(cause: cause, at: Timestamp(millisecondsSince1970: at))
-        }
-        return FetchScript(
-            tappedAt: Timestamp(millisecondsSince1970: tappedAt), timeoutMilliseconds: row.optionalInt64(Column.timeoutMs), end: end
-        )
+        var decoder = FetchDecoder()
+        return try decoder.fetch(row)
     }
 
     /// A row of `SessionColumn`s.
@@ -146,9 +113,114 @@ enum HistoryRow {
     }
 
     static func uuid(_ row: Row, _ column: some SelectedColumn) throws -> UUID {
-        guard let id = row.withUTF8(column, UUID.init(utf8:)) else {
+        guard let id = row.withUTF8(column, { UUID(utf8: $0.span) }) else {
             throw SQLiteError(code: SQLITE_MISMATCH, message: "'\(row.text(column))' in the history is not a UUID")
         }
         return id
+    }
+}
+
+/// Decodes rows of `FetchColumn`s, one query's worth: the texts a history
+/// repeats row after row (sources, hosts, outcomes, how a fetch ended) are
+/// decoded once and reused when the same bytes come again, where making and
+/// checking a String a row was a fifth of an export's cost.
+struct FetchDecoder {
+    private var sources = RepeatedTexts { $0 }
+    private var hosts = RepeatedTexts { $0 }
+    private var outcomes = RepeatedTexts { FetchStatus(rawValue: $0) }
+    private var cancelReasons = RepeatedTexts { CancelReason(rawValue: $0) }
+    private var endedBy = RepeatedTexts { $0 }
+    private var integers = RepeatedIntegers()
+
+    mutating func fetch(_ row: Row) throws -> Fetch {
+        typealias Column = FetchColumn
+        let status: FetchStatus = if row.isNull(Column.outcome) {
+            row.optionalInt64(Column.isAlive) == 0 ? .interrupted : .running
+        } else {
+            row.withUTF8(Column.outcome) { outcomes.value($0) } ?? .failed
+        }
+        let outcome: FetchOutcome? = switch status {
+        case .running: nil
+        case .succeeded: .succeeded(row.optionalFetchValue(Column.value) { integers.value($0) } ?? FetchValue(validJSON: "null"))
+        case .failed: .failed(row.optionalText(Column.error) ?? "")
+        case .cancelled: .cancelled(row.withUTF8(Column.cancelReason) { cancelReasons.value($0) } ?? .user)
+        case .timedOut: .timedOut
+        case .interrupted: .interrupted
+        }
+        return Fetch(
+            id: try HistoryRow.uuid(row, Column.id), sessionID: try HistoryRow.uuid(row, Column.sessionID),
+            source: row.withUTF8(Column.source) { sources.value($0) },
+            startedAt: Timestamp(millisecondsSince1970: row.int64(Column.startedAt)),
+            endedAt: row.optionalInt64(Column.endedAt).map(Timestamp.init(millisecondsSince1970:)),
+            durationMilliseconds: row.optionalInt64(Column.durationMs), outcome: outcome,
+            response: row.optionalInt64(Column.httpStatus).map {
+                SourceResponse(status: Int($0), bytes: Int(row.optionalInt64(Column.responseBytes) ?? 0))
+            },
+            script: script(row), host: row.withUTF8(Column.host) { hosts.value($0) }
+        )
+    }
+
+    /// The script of a row of `FetchColumn`s, if the fetch was recorded with one.
+    private mutating func script(_ row: Row) -> FetchScript? {
+        typealias Column = FetchColumn
+        guard let tappedAt = row.optionalInt64(Column.tappedAt) else { return nil }
+        var end: FetchScript.End?
+        if !row.isNull(Column.endedBy), let at = row.optionalInt64(Column.endedByAt),
+           let cause = FetchEnd.Cause(
+               name: row.withUTF8(Column.endedBy) { endedBy.value($0) },
+               value: row.optionalFetchValue(Column.answerValue) { integers.value($0) }, error: row.optionalText(Column.answerError)
+           ) {
+            end = FetchScript.End(cause: cause, at: Timestamp(millisecondsSince1970: at))
+        }
+        return FetchScript(
+            tappedAt: Timestamp(millisecondsSince1970: tappedAt), timeoutMilliseconds: row.optionalInt64(Column.timeoutMs), end: end
+        )
+    }
+}
+
+/// A column's texts and what they decode to, for the few a column repeats:
+/// bytes seen before get their value back after a byte comparison, without
+/// a String being made and checked again. Keeps the first `capacity`
+/// distinct texts; any others are decoded every time.
+struct RepeatedTexts<Value> {
+    private var seen: [(text: [UInt8], value: Value)] = []
+    private let decode: (String) -> Value
+    private static var capacity: Int { 16 }
+
+    init(_ decode: @escaping (String) -> Value) {
+        self.decode = decode
+    }
+
+    mutating func value(_ text: UnsafeBufferPointer<UInt8>) -> Value {
+        for entry in seen where Self.same(entry.text, text) {
+            return entry.value
+        }
+        let value = decode(String(decoding: text, as: UTF8.self))
+        if seen.count < Self.capacity { seen.append((Array(text), value)) }
+        return value
+    }
+
+    /// Whether `a` and `b` hold the same bytes. (`elementsEqual`, through
+    /// two generic iterators, cost ten times this loop.)
+    private static func same(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in a.indices where a[index] != b[index] { return false }
+        return true
+    }
+}
+
+/// The values of the integers a column repeats (fetched numbers), made
+/// once: formatting an Int as text cost more than the rest of its column.
+/// Direct-mapped, by the integer's low bits: a dictionary's hashing cost
+/// more than the formatting it saved.
+struct RepeatedIntegers {
+    private var slots = [(integer: Int64, value: FetchValue)?](repeating: nil, count: 256)
+
+    mutating func value(_ integer: Int64) -> FetchValue {
+        let slot = Int(truncatingIfNeeded: integer) & (slots.count - 1)
+        if let seen = slots[slot], seen.integer == integer { return seen.value }
+        let value = FetchValue(Int(integer))
+        slots[slot] = (integer, value)
+        return value
     }
 }
