@@ -33,6 +33,9 @@ extension Row {
     package func withUTF8<T>(_ column: some SelectedColumn, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         try withUTF8(column.rawValue, body)
     }
+    package func withOptionalUTF8<T>(_ column: some SelectedColumn, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
+        try withOptionalUTF8(column.rawValue, body)
+    }
     func optionalFetchValue(_ column: some SelectedColumn, integer: (Int64) -> FetchValue) -> FetchValue? {
         optionalFetchValue(column.rawValue, integer: integer)
     }

@@ -83,7 +83,10 @@ package struct Row {
     }
 
     package func optionalInt64(_ column: Int32) -> Int64? {
-        isNull(column) ? nil : int64(column)
+        // NULL reads as 0: only a 0 needs the second call that tells them
+        // apart (most columns read are neither, an export reads millions).
+        let value = int64(column)
+        return value == 0 && isNull(column) ? nil : value
     }
 
     package func text(_ column: Int32) -> String {
@@ -100,8 +103,18 @@ package struct Row {
         return try body(UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
     }
 
+    /// The column's text as UTF-8 bytes, as `withUTF8`, or nil for NULL.
+    package func withOptionalUTF8<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
+        // NULL reads as a null pointer, as running out of memory does: only
+        // then is the type asked.
+        guard let bytes = sqlite3_column_text(handle, column) else {
+            return isNull(column) ? nil : try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     package func optionalText(_ column: Int32) -> String? {
-        isNull(column) ? nil : text(column)
+        withOptionalUTF8(column) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// A fetched value, by the type it was stored as: an integer is the

@@ -134,10 +134,9 @@ struct FetchDecoder {
 
     mutating func fetch(_ row: Row) throws -> Fetch {
         typealias Column = FetchColumn
-        let status: FetchStatus = if row.isNull(Column.outcome) {
-            row.optionalInt64(Column.isAlive) == 0 ? .interrupted : .running
-        } else {
-            row.withUTF8(Column.outcome) { outcomes.value($0) } ?? .failed
+        let status: FetchStatus = switch row.withOptionalUTF8(Column.outcome, { outcomes.value($0) }) {
+        case nil: row.optionalInt64(Column.isAlive) == 0 ? .interrupted : .running
+        case let stored?: stored ?? .failed
         }
         let outcome: FetchOutcome? = switch status {
         case .running: nil
@@ -165,9 +164,10 @@ struct FetchDecoder {
         typealias Column = FetchColumn
         guard let tappedAt = row.optionalInt64(Column.tappedAt) else { return nil }
         var end: FetchScript.End?
-        if !row.isNull(Column.endedBy), let at = row.optionalInt64(Column.endedByAt),
+        if let name = row.withOptionalUTF8(Column.endedBy, { endedBy.value($0) }),
+           let at = row.optionalInt64(Column.endedByAt),
            let cause = FetchEnd.Cause(
-               name: row.withUTF8(Column.endedBy) { endedBy.value($0) },
+               name: name,
                value: row.optionalFetchValue(Column.answerValue) { integers.value($0) }, error: row.optionalText(Column.answerError)
            ) {
             end = FetchScript.End(cause: cause, at: Timestamp(millisecondsSince1970: at))
