@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Builds fetch-history and the benchmark harness in release, runs the whole
-# suite and prints a Markdown report of medians and ratios.
+# Builds fetch-history and the benchmark harness in release, runs the
+# benchmarks and prints Markdown reports of medians and ratios.
 #
-#   Benchmarks/run.sh              # 1,000,000 fetches (about 20 minutes on 2 cores)
-#   Benchmarks/run.sh 100000       # a quick look (about 2 minutes)
-#   Benchmarks/run.sh 1000000 imports   # only import against SQLite's own bulk load
+#   Benchmarks/run.sh                    # what README shows: the suite at 1,000,000 fetches and the
+#                                        # scale curve to 10,000,000 (about 2 hours on 2 cores); writes
+#                                        # README's benchmark sections and scale-curve.svg beside it
+#   Benchmarks/run.sh 100000             # a quick look at the suite (a few minutes); prints only
+#   Benchmarks/run.sh 1000000 imports    # only import against SQLite's own bulk load
+#   Benchmarks/run.sh 100000 curve       # the scale curve from 10,000 up to this size; prints only
 #
 # Environment: WORK (where histories and databases go; default
 # /tmp/fetch-history-bench, never inside the repository), RECORD_COUNT
@@ -13,18 +16,21 @@
 # binary whose imports run in the same rounds: a change's before and after).
 set -euo pipefail
 
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+readme=
+if [ $# -eq 0 ]; then readme="$root/README.md"; fi
 size="${1:-1000000}"
 mode="${2:-run}"
-case "$mode" in run|imports) ;; *) echo "usage: $0 [SIZE] [imports]" >&2; exit 64 ;; esac
-here="$(cd "$(dirname "$0")" && pwd)"
+case "$mode" in run|imports|curve) ;; *) echo "usage: $0 [SIZE] [run|imports|curve]" >&2; exit 64 ;; esac
 work="${WORK:-${TMPDIR:-/tmp}/fetch-history-bench}"
 
 need() { command -v "$1" >/dev/null 2>&1; }
 # The team history's comparisons run against a PostgreSQL server of their own
 # when its binaries are installed (README's test command installs them).
-if ! need sqlite3 || ! [ -x /usr/bin/time ] || ! pkg-config --exists sqlite3; then
-    echo "installing sqlite3, GNU time and libsqlite3-dev" >&2
-    apt-get update -qq && apt-get install -y -qq sqlite3 time libsqlite3-dev >&2
+if ! need sqlite3 || ! need curl || ! need valgrind || ! [ -x /usr/bin/time ] || ! pkg-config --exists sqlite3; then
+    echo "installing sqlite3, curl, valgrind, GNU time and libsqlite3-dev" >&2
+    apt-get update -qq && apt-get install -y -qq sqlite3 curl valgrind time libsqlite3-dev >&2
 fi
 
 echo "building (release)" >&2
@@ -34,21 +40,26 @@ echo "building (release)" >&2
 build=(swift build -c release --static-swift-stdlib --package-path "$here")
 "${build[@]}" >&2
 "${build[@]}" --product fetch-history >&2
-# Its companion too: a command naming a postgres:// URL hands over to it.
+# Its companion too: an HTTP source or a postgres:// URL hands over to it.
 "${build[@]}" --product fetch-history-http >&2
 bin="$("${build[@]}" --show-bin-path)"
-
-echo "## Machine"
-echo
-echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores"
-echo "- Memory: $(free -h | awk '/^Mem:/ {print $2 " total, " $7 " available"}')"
-echo "- $(swift --version 2>/dev/null | head -1)"
-echo "- $(sqlite3 --version | cut -d' ' -f1,2 | sed 's/^/sqlite3 /')"
-echo "- fetch-history $(cd "$here/.." && git describe --always --dirty 2>/dev/null || echo '(not a git checkout)')"
-echo "- work folder: $work ($(df -h "$(dirname "$work")" | awk 'NR==2 {print $1}'))"
-echo
+export FETCH_HISTORY_REVISION="$(git -C "$root" describe --always --dirty 2>/dev/null || echo '(not a git checkout)')"
 
 previous=()
 if [ -n "${PREVIOUS_CLI:-}" ]; then previous=(--previous-cli "$PREVIOUS_CLI"); fi
-"$bin/fetch-history-bench" "$mode" --cli "$bin/fetch-history" --size "$size" --work "$work" \
-    --record-count "${RECORD_COUNT:-20000}" --repetition-scale "${REPETITION_SCALE:-1}" "${previous[@]}"
+common=(--cli "$bin/fetch-history" --work "$work" --repetition-scale "${REPETITION_SCALE:-1}")
+
+if [ -n "$readme" ]; then
+    "$bin/fetch-history-bench" run "${common[@]}" --size 1000000 --record-count "${RECORD_COUNT:-20000}" \
+        --readme "$readme" "${previous[@]}"
+    "$bin/fetch-history-bench" curve "${common[@]}" --sizes 10000,100000,1000000,10000000 \
+        --svg "$root/scale-curve.svg" --readme "$readme"
+elif [ "$mode" = curve ]; then
+    sizes=10000
+    next=100000
+    while [ "$next" -le "$size" ]; do sizes="$sizes,$next"; next=$((next * 10)); done
+    "$bin/fetch-history-bench" curve "${common[@]}" --sizes "$sizes" --svg "$work/scale-curve.svg"
+else
+    "$bin/fetch-history-bench" "$mode" "${common[@]}" --size "$size" --record-count "${RECORD_COUNT:-20000}" \
+        "${previous[@]}"
+fi

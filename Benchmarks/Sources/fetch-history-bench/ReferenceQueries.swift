@@ -1,3 +1,4 @@
+import Foundation
 /// What `sqlite3` runs to do the same work as each fetch-history command:
 /// the same rows, the same fields, the same order.
 enum ReferenceQueries {
@@ -36,6 +37,47 @@ enum ReferenceQueries {
     /// `list --since … --until …`, with the bounds in milliseconds.
     static func listRange(since: Int64, until: Int64) -> String {
         "\(listColumns) WHERE started_at >= \(since) AND started_at < \(until) ORDER BY started_at DESC, rowid DESC LIMIT 20"
+    }
+
+    /// A text no fetch contains: `list --grep` reads every row for it.
+    static let absentText = "zq-absent-text"
+
+    /// `list --grep absentText`: the text searched for in each fetch's
+    /// error, source and value, ignoring case, as fetch-history does.
+    static let listGrep = """
+        \(listColumns) WHERE instr(lower(error), '\(absentText)') OR instr(lower(source), '\(absentText)') \
+        OR instr(lower(value), '\(absentText)') ORDER BY started_at DESC, rowid DESC LIMIT 20
+        """
+
+    /// `fetch`, once: a session and its fetch begun in one transaction,
+    /// the fetch ended in a second, as the recorder writes them.
+    static func recordOne(at milliseconds: Int64) -> String {
+        let session = UUID().uuidString.lowercased(), fetch = UUID().uuidString.lowercased()
+        return """
+            BEGIN IMMEDIATE;
+            INSERT INTO session (id, started_at, source, host, process_id) VALUES ('\(session)', \(milliseconds), 'random', 'bench', 1);
+            INSERT INTO fetch (id, session_id, source, started_at, host) VALUES ('\(fetch)', '\(session)', 'random', \(milliseconds), 'bench');
+            COMMIT;
+            BEGIN IMMEDIATE;
+            UPDATE fetch SET ended_at = \(milliseconds + 1), duration_ms = 1, outcome = 'succeeded', value = 42 WHERE id = '\(fetch)';
+            COMMIT;
+            """
+    }
+
+    /// `prune --keep N`: the fetches older than the newest `keep` deleted
+    /// with the indexes dropped and built again (as prune does when it
+    /// deletes most of them), the sessions left empty, then VACUUM.
+    static func prune(keeping keep: Int, indexes: [(name: String, sql: String)]) -> String {
+        var lines = ["PRAGMA cache_size = -262144;", "BEGIN IMMEDIATE;"]
+        lines += indexes.map { "DROP INDEX \($0.name);" }
+        lines.append("""
+            DELETE FROM fetch WHERE (started_at, seq) < \
+            (SELECT started_at, seq FROM fetch ORDER BY started_at DESC, seq DESC LIMIT 1 OFFSET \(keep - 1));
+            """)
+        lines += indexes.map { $0.sql + ";" }
+        lines.append("DELETE FROM session WHERE NOT EXISTS (SELECT 1 FROM fetch WHERE fetch.session_id = session.id);")
+        lines += ["COMMIT;", "VACUUM;", "PRAGMA wal_checkpoint(TRUNCATE);"]
+        return lines.joined(separator: "\n")
     }
 
     /// `stats`: counts per outcome, then nearest-rank p50/p90/p99 and the

@@ -47,6 +47,8 @@ struct Comparison {
         case milliseconds, seconds, microsecondsPerFetch
         /// The values are already MiB, not seconds.
         case mebibytes
+        /// The values are counts of instructions (callgrind's `Ir`).
+        case instructions
 
         func format(_ value: Double) -> String {
             switch self {
@@ -54,6 +56,7 @@ struct Comparison {
             case .seconds: String(format: "%.3f s", value)
             case .microsecondsPerFetch: String(format: "%.1f µs/fetch", value * 1e6)
             case .mebibytes: String(format: "%.1f MiB", value)
+            case .instructions: String(format: "%.3f G instr.", value / 1e9)
             }
         }
     }
@@ -83,23 +86,47 @@ struct MemoryRow {
     var sqlitePeakKiB: Int
 }
 
+/// One command of the scale curve at one size (`ScaleCurve`).
+struct ScaleRow {
+    var command: String
+    var baseline: String
+    var size: Int
+    var ours: Double
+    var sqlite: Double
+}
+
 /// The suite's results as Markdown.
 struct Report {
     var size: Int
+    /// The report's first line; by default, the size it ran at.
+    var title: String?
+    /// The machine and build it ran on (`Machine.describe`).
+    var machine = ""
     var comparisons: [Comparison] = []
     var memory: [MemoryRow] = []
+    var scale: [ScaleRow] = []
+    /// Per command of the scale curve: how it grows, and whether that keeps its promise.
+    var scaleVerdicts: [(command: String, text: String, isMet: Bool)] = []
+    /// Where the scale curve's SVG is, relative to the Markdown.
+    var scaleChart = "scale-curve.svg"
     /// Other figures worth seeing, without a baseline.
     var absolute: [(name: String, value: String)] = []
     var notes: [String] = []
 
     func markdown() -> String {
         var lines: [String] = []
-        lines.append("### fetch-history benchmarks — \(size.formatted) fetches")
+        lines.append("### " + (title ?? "fetch-history benchmarks — \(size.formatted) fetches"))
         lines.append("")
-        lines.append("Medians of N runs; ratio = fetch-history's median time ÷ the baseline's (below 1: fetch-history is faster).")
-        lines.append("")
-        lines.append("| Benchmark | fetch-history | Baseline | Baseline median | Ratio | Target | Met | N |")
-        lines.append("|---|---:|---|---:|---:|---|:-:|--:|")
+        if !machine.isEmpty {
+            lines.append(machine)
+            lines.append("")
+        }
+        if !comparisons.isEmpty {
+            lines.append("Medians of N runs; ratio = fetch-history's median ÷ the baseline's (below 1: fetch-history is faster).")
+            lines.append("")
+            lines.append("| Benchmark | fetch-history | Baseline | Baseline median | Ratio | Target | Met | N |")
+            lines.append("|---|---:|---|---:|---:|---|:-:|--:|")
+        }
         for row in comparisons {
             let met = row.isMet.map { $0 ? "yes" : "**NO**" } ?? "-"
             lines.append(
@@ -119,6 +146,26 @@ struct Report {
                 )
             }
         }
+        if !scale.isEmpty {
+            let sizes = Array(Set(scale.map(\.size))).sorted()
+            lines.append("")
+            lines.append("![Time against history size, log–log: fetch-history solid, sqlite3 dashed](\(scaleChart))")
+            lines.append("")
+            lines.append("Each cell: fetch-history / sqlite3 doing the same work on the same file, medians.")
+            lines.append("")
+            lines.append("| Command | sqlite3 does | " + sizes.map(\.formatted).joined(separator: " | ") + " | Growth | Met |")
+            lines.append("|---|---|" + sizes.map { _ in "--:|" }.joined() + "---|:-:|")
+            for verdict in scaleVerdicts {
+                let rows = scale.filter { $0.command == verdict.command }
+                let cells = sizes.map { size in
+                    rows.first { $0.size == size }.map { "\(Self.time($0.ours)) / \(Self.time($0.sqlite))" } ?? "-"
+                }
+                lines.append(
+                    "| \(verdict.command) | \(rows.first?.baseline ?? "") | " + cells.joined(separator: " | ")
+                        + " | \(verdict.text) | \(verdict.isMet ? "yes" : "**NO**") |"
+                )
+            }
+        }
         if !absolute.isEmpty {
             lines.append("")
             lines.append("| Also measured | Value |")
@@ -132,6 +179,11 @@ struct Report {
             lines.append(contentsOf: notes.map { "- \($0)" })
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A duration, in the unit that reads best.
+    static func time(_ seconds: Double) -> String {
+        seconds < 1 ? String(format: "%.1f ms", seconds * 1e3) : String(format: "%.2f s", seconds)
     }
 
     static func mebibytes(_ kibibytes: Int) -> String {

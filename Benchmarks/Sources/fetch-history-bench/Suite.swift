@@ -29,6 +29,7 @@ struct Suite {
         self.repetitionScale = repetitionScale
         self.previousCLI = previousCLI
         report = Report(size: size)
+        report.machine = Machine.describe(work: work, revision: ProcessInfo.processInfo.environment["FETCH_HISTORY_REVISION"])
     }
 
     /// The sizes whose export memory is compared: 10k, 100k, 1M, up to `size`.
@@ -63,6 +64,14 @@ struct Suite {
             try team.run()
             report = team.suite.report
         }
+        if InstructionBenchmark.isAvailable {
+            var instructions = InstructionBenchmark(suite: self)
+            try instructions.run()
+            report = instructions.suite.report
+        }
+        var http = HTTPBenchmark(suite: self)
+        try http.run()
+        report = http.suite.report
         report.notes.append(loadNote(since: loadBefore))
         report.notes.append(
             "Processes write standard output to /dev/null; each is run once to warm the page cache, then fetch-history and the baseline alternate."

@@ -4,12 +4,15 @@ import Foundation
 let usage = """
     usage: fetch-history-bench run --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--record-count N] [--repetition-scale X]
            fetch-history-bench imports --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--repetition-scale X]
+           fetch-history-bench curve --cli PATH [--sizes N,N,…] [--work DIR] [--svg FILE] [--repetition-scale X]
            fetch-history-bench generate --count N --output FILE
            fetch-history-bench record --engine store|raw|grdb --count N --db FILE
            fetch-history-bench import --engine store|raw|grdb --count N --db FILE
 
       run        the whole suite at N fetches (default 1,000,000); prints a Markdown report
       imports    only `fetch-history import` against SQLite's own bulk load, into an empty and a full database
+      curve      every command at each size (default 10k, 100k, 1M, 10M) beside sqlite3; draws the SVG (--svg)
+      --readme   README.md to write the report into, between its markers for this subcommand
       --previous-cli  an earlier fetch-history build whose imports run in the same rounds
       generate   writes N generated fetches as export records (JSONL)
       record     records N fetches with one engine into a new database (for profiling)
@@ -38,6 +41,13 @@ func required(_ options: [String: String], _ name: String) throws -> String {
     return value
 }
 
+/// Prints `report`, and writes it into README's section when asked.
+func publish(_ report: Report, section: String, readme: String?) throws {
+    let markdown = report.markdown()
+    print(markdown, terminator: "")
+    if let readme { try Readme.write(markdown, section: section, into: readme) }
+}
+
 /// A new database at `path` with the project's schema, nothing else.
 func freshDatabase(_ path: String) throws {
     Suite.removeDatabase(path)
@@ -59,7 +69,30 @@ do {
             previousCLI: given["previous-cli"]
         )
         let report = command == "run" ? try suite.run() : try suite.runImports()
-        print(report.markdown(), terminator: "")
+        try publish(report, section: command, readme: given["readme"])
+
+    case "curve":
+        let sizes = try (given["sizes"] ?? "10000,100000,1000000,10000000").split(separator: ",").map { text in
+            guard let size = Int(text.replacingOccurrences(of: "_", with: "")), size > 0 else {
+                throw BenchmarkError("--sizes needs positive whole numbers separated by commas\n\(usage)")
+            }
+            return size
+        }.sorted()
+        let svg = given["svg"] ?? NSTemporaryDirectory() + "scale-curve.svg"
+        let suite = Suite(
+            size: sizes.last!, cli: try required(given, "cli"),
+            work: given["work"] ?? NSTemporaryDirectory() + "fetch-history-bench", recordCount: 1,
+            repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1
+        )
+        try FileManager.default.createDirectory(atPath: suite.work, withIntermediateDirectories: true)
+        var curve = ScaleCurve(suite: suite, sizes: sizes)
+        try curve.run()
+        var report = curve.suite.report
+        report.title = "How each command's cost grows with the history"
+        report.scaleChart = URL(fileURLWithPath: svg).lastPathComponent
+        report.notes.append("Load average (1, 5, 15 min) at the end: \(Suite.loadAverage()).")
+        try ScaleChart.svg(report.scale).write(toFile: svg, atomically: true, encoding: .utf8)
+        try publish(report, section: command, readme: given["readme"])
 
     case "generate":
         try HistoryGenerator(count: try integer(given, "count")).writeJSONLines(to: try required(given, "output"))
