@@ -22,7 +22,7 @@
     /// How many bytes of `buffer` are written.
     @usableFromInline var count: Int
 
-    fileprivate init(buffer: UnsafeMutableRawBufferPointer, count: Int) {
+    @usableFromInline init(buffer: UnsafeMutableRawBufferPointer, count: Int) {
         self.buffer = buffer
         self.count = count
     }
@@ -69,7 +69,7 @@
 
 extension [UInt8] {
     /// Writes at most `room` bytes onto the end through a `ByteWriter`.
-    @_spi(Bytes) public mutating func write(room: Int, _ body: (inout ByteWriter) -> Void) {
+    @_spi(Bytes) @inlinable public mutating func write(room: Int, _ body: (inout ByteWriter) -> Void) {
         append(addingCapacity: room + 8) { span in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
                 var writer = ByteWriter(buffer: UnsafeMutableRawBufferPointer(buffer), count: initialized)

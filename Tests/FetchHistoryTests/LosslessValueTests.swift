@@ -96,6 +96,26 @@ import FetchHistory
     @Test func textThatIsAnIntegerIsOne() {
         #expect(FetchValue(validJSON: "-12").integer == -12)
         #expect(FetchValue(validJSON: String(Int.max)).integer == Int.max)
+        #expect(FetchValue(validJSON: String(Int.min)).integer == Int.min)
+        #expect(FetchValue(validJSON: "0").integer == 0)
+        #expect(FetchValue(validJSON: "9223372036854775808").integer == nil)
+        #expect(FetchValue(validJSON: "-9223372036854775809").integer == nil)
+    }
+
+    @Test func anIntegerIsExactlyTheTextIntWrites() {
+        // Given texts made of a sign, digits and other bytes, random and at Int's edges
+        var generator = SplitMix64(seed: 21)
+        let alphabet = Array("-+0123456789. e".utf8)
+        var texts = ["", "-", "--1", "1-", String(Int.max), String(Int.min), "18446744073709551616"]
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 1...21, using: &generator)
+            texts.append(String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self))
+        }
+        for text in texts {
+            // Then one is an integer exactly when Int reads it and writes it back the same
+            let expected = Int(text).flatMap { String($0) == text ? $0 : nil }
+            #expect(FetchValue(validJSON: text).integer == expected, "\(text)")
+        }
     }
 
     @Test(arguments: [

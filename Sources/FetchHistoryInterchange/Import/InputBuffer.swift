@@ -58,17 +58,28 @@ struct InputBuffer {
     }
 
     /// The 1-based line and column (in bytes) of `offset`, counting on from
-    /// the last offset asked for when it is not before it.
+    /// the last offset asked for when it is not before it. Eight bytes at a
+    /// time: every byte of an import is counted, once.
     mutating func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
         if offset < counted.offset { counted = (0, droppedLines + 1, lineStart) }
         var (index, line, start) = counted
         let end = min(offset, bytes.count)
+        let newline = UInt8(ascii: "\n")
         while index < end {
-            if bytes[index] == UInt8(ascii: "\n") {
-                line += 1
-                start = droppedBytes + index + 1
+            guard index + 8 <= end else {
+                if bytes[index] == newline {
+                    line += 1
+                    start = droppedBytes + index + 1
+                }
+                index += 1
+                continue
             }
-            index += 1
+            let newlines = ByteWord.count(of: newline, in: bytes.word(at: index))
+            if newlines > 0 {
+                line += newlines
+                start = droppedBytes + bytes[index..<index + 8].lastIndex(of: newline)! + 1
+            }
+            index += 8
         }
         counted = (end, line, start)
         return (line, droppedBytes + offset - start + 1)
@@ -76,29 +87,11 @@ struct InputBuffer {
 
     private mutating func drop(_ offset: Int) {
         guard offset > 0 else { return }
-        // Slices only for the length of a statement: one alive at the
-        // `removeSubrange` would make it copy the buffer.
-        if let lastNewline = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")) {
-            droppedLines += Self.newlines(in: bytes, before: offset)
-            lineStart = droppedBytes + lastNewline + 1
-        }
+        // Counted on from the last record's place, not again from the start.
+        droppedLines = lineAndColumn(of: offset).line - 1
+        lineStart = counted.lineStart
         bytes.removeSubrange(..<offset)
         droppedBytes += offset
         counted = (0, droppedLines + 1, lineStart)
-    }
-
-    /// Counts eight bytes at a time: every byte of an import is counted once.
-    private static func newlines(in bytes: [UInt8], before end: Int) -> Int {
-        var count = 0
-        var offset = 0
-        while offset + 8 <= end {
-            count += ByteWord.count(of: UInt8(ascii: "\n"), in: bytes.word(at: offset))
-            offset += 8
-        }
-        while offset < end {
-            if bytes[offset] == UInt8(ascii: "\n") { count += 1 }
-            offset += 1
-        }
-        return count
     }
 }

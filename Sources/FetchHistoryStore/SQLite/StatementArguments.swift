@@ -1,5 +1,6 @@
 import CSQLite
-import FetchHistoryModel
+@_spi(Bytes) import FetchHistoryModel
+import FoundationEssentials
 
 /// The values of one run of a statement that runs once per row (an import's
 /// INSERT), kept from row to row so that binding a row allocates nothing:
@@ -54,6 +55,14 @@ struct StatementArguments {
         text.append(contentsOf: value.utf8)
         slots.append(.text(start: start, count: text.count - start))
     }
+
+    /// The next parameter: `id` in its lower-case form, written straight
+    /// into the buffer (no String made).
+    mutating func append(_ id: UUID) {
+        let start = text.count
+        text.write(room: 36) { id.appendLowercased(to: &$0) }
+        slots.append(.text(start: start, count: 36))
+    }
 }
 
 extension Statement {
@@ -63,14 +72,16 @@ extension Statement {
     /// Text is bound with `SQLITE_STATIC`, which tells SQLite "that the
     /// content pointer is constant and will never change"
     /// (sqlite.org/c3ref/bind_blob.html): here, for as long as this call
-    /// lasts. The bindings are cleared before it returns, so nothing is left
-    /// pointing into the buffer.
+    /// lasts.
     func run(with arguments: StatementArguments) throws(SQLiteError) {
+        // Every parameter is bound again on each run, and a statement is
+        // only ever stepped after all of its parameters were bound (here, or
+        // by `bind`, which clears them first): the pointers into the buffer
+        // left bound after this returns are never read. Clearing them cost
+        // a tenth of an import's binding.
+        precondition(arguments.slots.count == Int(sqlite3_bind_parameter_count(handle)), "a parameter left unbound")
         sqlite3_reset(handle)
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
-        }
+        defer { sqlite3_reset(handle) }
         try arguments.text.withUnsafeBufferPointer { (text) throws(SQLiteError) in
             for (offset, slot) in arguments.slots.enumerated() {
                 let index = Int32(offset + 1)

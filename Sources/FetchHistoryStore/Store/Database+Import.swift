@@ -111,7 +111,7 @@ public struct ImportBatch {
         let script = fetch.script
         arguments.removeAll()
         arguments.append(seqBefore + Int64(summary.added) + 1)
-        arguments.append(fetch.id.lowercased)
+        arguments.append(fetch.id)
         arguments.append(session.text)
         arguments.append(fetch.source)
         arguments.append(fetch.startedAt.millisecondsSince1970)
