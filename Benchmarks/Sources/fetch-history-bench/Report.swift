@@ -149,11 +149,11 @@ struct Report {
         if !scale.isEmpty {
             let sizes = Array(Set(scale.map(\.size))).sorted()
             lines.append("")
-            lines.append("![Time against history size, log–log: fetch-history solid, sqlite3 dashed](\(scaleChart))")
+            lines.append("![Time against history size, log–log: fetch-history solid, its baseline dashed](\(scaleChart))")
             lines.append("")
-            lines.append("Each cell: fetch-history / sqlite3 doing the same work on the same file, medians.")
+            lines.append("Each cell: fetch-history / the baseline doing the same work on the same data (sqlite3 on the same file; psql on the same server for the team history), medians.")
             lines.append("")
-            lines.append("| Command | sqlite3 does | " + sizes.map(\.formatted).joined(separator: " | ") + " | Growth | Met |")
+            lines.append("| Command | Baseline does | " + sizes.map(\.formatted).joined(separator: " | ") + " | Growth | Met |")
             lines.append("|---|---|" + sizes.map { _ in "--:|" }.joined() + "---|:-:|")
             for verdict in scaleVerdicts {
                 let rows = scale.filter { $0.command == verdict.command }

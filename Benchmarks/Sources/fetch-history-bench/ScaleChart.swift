@@ -1,8 +1,8 @@
 import Foundation
 
 /// The scale curve as an SVG: time against history size, both axes
-/// logarithmic; fetch-history's commands solid with dots, sqlite3 doing the
-/// same work dashed in the same colour.
+/// logarithmic; fetch-history's commands solid with dots, the baseline doing
+/// the same work (sqlite3; psql for the team history) dashed in the same colour.
 enum ScaleChart {
     static func svg(_ rows: [ScaleRow]) -> String {
         let commands = rows.map(\.command).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
@@ -21,7 +21,7 @@ enum ScaleChart {
             plot.bottom - (log10(seconds) - yRange.0) / (yRange.1 - yRange.0) * (plot.bottom - plot.top)
         }
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
-        let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
+        let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#393b79"]
 
         var svg = [
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">",
@@ -59,7 +59,7 @@ enum ScaleChart {
         }
         let note = plot.top + 20 + Double(commands.count) * 22
         svg.append("<line x1=\"690\" y1=\"\(number(note))\" x2=\"720\" y2=\"\(number(note))\" stroke=\"#444\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"/>")
-        svg.append("<text x=\"728\" y=\"\(number(note))\" dominant-baseline=\"middle\">sqlite3, the same work</text>")
+        svg.append("<text x=\"728\" y=\"\(number(note))\" dominant-baseline=\"middle\">sqlite3 (psql: team), same work</text>")
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
     }

@@ -30,6 +30,9 @@ struct ScaleCurve {
         case export = "export"
         case prune = "prune --keep 10%"
         case importing = "import"
+        case push = "push (team history)"
+        case pull = "pull (team history)"
+        case teamStats = "stats -d postgres://…"
 
         /// Should cost the same whatever the history's size.
         var isFlat: Bool { self == .record || self == .newest || self == .since }
@@ -43,6 +46,9 @@ struct ScaleCurve {
             case .export: "`-json` of the same records"
             case .prune: "the same DELETEs, indexes rebuilt, VACUUM"
             case .importing: "INSERT … SELECT from a staging table, then the indexes"
+            case .push: "psql `\\copy … FROM` of the same rows"
+            case .pull: "psql `\\copy … TO` + `fetch-history import` of the same rows"
+            case .teamStats: "the same aggregates in psql"
             }
         }
     }
@@ -55,8 +61,18 @@ struct ScaleCurve {
     }
 
     mutating func run() throws {
+        // The team history's commands join the curve where a PostgreSQL
+        // server can be started (its binaries installed, as README's test
+        // command does): one throwaway server for every size.
+        let team = suite.withTeamHistory ? TeamHistoryBenchmark(suite: suite) : nil
+        if let server = team {
+            log("scale: starting a PostgreSQL server")
+            try server.start()
+        }
+        defer { team?.stop() }
         for size in sizes {
             try measure(size)
+            if let server = team { try measureTeamHistory(size, on: server) }
         }
         report()
     }
@@ -142,6 +158,44 @@ struct ScaleCurve {
         }
         Suite.removeDatabase(copy)
         points.append(Point(command: .prune, size: size, ours: prunes.median, sqlite: deletes.median))
+    }
+
+    /// push, pull and `stats -d URL` at `size`, against psql's own load,
+    /// unload and the same aggregates.
+    private mutating func measureTeamHistory(_ size: Int, on server: TeamHistoryBenchmark) throws {
+        let db = suite.database(size), cli = suite.cli
+        let sessions = "\(suite.work)/scale-sessions.tsv", fetches = "\(suite.work)/scale-fetches.tsv"
+        let pulled = "\(suite.work)/scale-pulled.sqlite"
+        log("scale \(size.formatted): push, pull and stats on a team history")
+        var pushes = Samples(), copiesIn = Samples(), pulls = Samples(), copiesOut = Samples()
+        for _ in 0..<repetitions(size, cheap: false) {
+            try server.freshDatabase("curve")
+            try ChildProcess(["sqlite3", db, "DELETE FROM push_mark"]).run()
+            pushes.append(try ChildProcess([cli, "push", "-d", db, "--to", server.url("curve")]).run().wall)
+            // What psql loads is what the server holds, unloaded by psql.
+            let unload = try server.psql("curve", [
+                "\\copy fetch_history.session (\(CopyText.sessionColumns)) TO '\(sessions)'",
+                "\\copy (SELECT \(CopyText.fetchColumns) FROM fetch_history.fetch ORDER BY started_at, seq) TO '\(fetches)'",
+            ]).run().wall
+            try server.freshDatabase("copied")
+            copiesIn.append(try server.psql("copied", [
+                "\\copy fetch_history.session (\(CopyText.sessionColumns)) FROM '\(sessions)'",
+                "\\copy fetch_history.fetch (\(CopyText.fetchColumns)) FROM '\(fetches)'",
+            ]).run().wall)
+            Suite.removeDatabase(pulled)
+            pulls.append(try ChildProcess([cli, "pull", "-d", pulled, "--from", server.url("curve")]).run().wall)
+            Suite.removeDatabase(pulled)
+            copiesOut.append(unload + (try ChildProcess([cli, "import", "-d", pulled, suite.jsonl(size)]).run().wall))
+        }
+        Suite.removeDatabase(pulled)
+        for file in [sessions, fetches] { try? FileManager.default.removeItem(atPath: file) }
+        points.append(Point(command: .push, size: size, ours: pushes.median, sqlite: copiesIn.median))
+        points.append(Point(command: .pull, size: size, ours: pulls.median, sqlite: copiesOut.median))
+        add(.teamStats, size, try suite.alternate(
+            ChildProcess([cli, "stats", "-d", server.url("curve")]), server.psql("curve", ReferenceQueries.serverStats),
+            repetitions: repetitions(size, cheap: false)
+        ))
+        try server.psql("postgres", ["DROP DATABASE copied"]).run()
     }
 
     /// Whether each command's curve keeps its promise, from the first size to the last.

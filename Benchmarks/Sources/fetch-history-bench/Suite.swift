@@ -29,6 +29,8 @@ struct Suite {
         self.repetitionScale = repetitionScale
         self.previousCLI = previousCLI
         report = Report(size: size)
+        // Where Machine.describe writes what the tools print.
+        try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         report.machine = Machine.describe(work: work, revision: ProcessInfo.processInfo.environment["FETCH_HISTORY_REVISION"])
     }
 

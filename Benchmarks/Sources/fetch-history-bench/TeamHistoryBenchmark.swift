@@ -30,7 +30,7 @@ struct TeamHistoryBenchmark {
     /// The URL of `database` through the socket.
     func url(_ database: String) -> String { "postgres:///\(database)?host=\(folder)&port=\(port)&user=postgres" }
 
-    private func psql(_ database: String, _ commands: [String]) -> ChildProcess {
+    func psql(_ database: String, _ commands: [String]) -> ChildProcess {
         ChildProcess(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port), "-U", "postgres", "-d", database]
             + commands.flatMap { ["-c", $0] })
     }
@@ -61,7 +61,7 @@ struct TeamHistoryBenchmark {
     }
 
     /// A new empty database with the team history's schema, made by fetch-history itself.
-    private func freshDatabase(_ name: String) throws {
+    func freshDatabase(_ name: String) throws {
         try psql("postgres", ["DROP DATABASE IF EXISTS \(name)", "CREATE DATABASE \(name)"]).run()
         try ChildProcess([suite.cli, "list", "-d", url(name)]).run()
     }
