@@ -38,7 +38,7 @@ echo "building (release)" >&2
 # from the same sources, compiler and flags, and linked as the README builds
 # it (--static-swift-stdlib).
 build=(swift build -c release --static-swift-stdlib --package-path "$here")
-"${build[@]}" >&2
+"${build[@]}" --product fetch-history-bench >&2
 "${build[@]}" --product fetch-history >&2
 # Its companion too: an HTTP source or a postgres:// URL hands over to it.
 "${build[@]}" --product fetch-history-http >&2
