@@ -72,7 +72,7 @@ struct InvisibleCharacterTests {
         let show = try await sandbox.succeed("show", Ids.fetch(1))
 
         // Then each control is \x and two hex digits, in the table and in show
-        #expect(list.lines == [#"00000001  2026-11-20 10:00:00     100ms  failed   -         -  bad\x07\x1b[2J\x85end  random"#], "\(list)")
+        #expect(list.lines == [#"00000001  2026-11-20 10:00:00     100ms  failed   bad\x07\x1b[2J\x85end  random"#], "\(list)")
         #expect(show.lines.contains(#"error             bad\x07\x1b[2J\x85end"#), "\(show)")
     }
 }

@@ -64,10 +64,10 @@ struct ReplayCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == [
             "replaying session 5e550001 (random, started 2026-11-20 19:00:00)",
-            "  OFFSET  EVENT                             PROCESSING  VALUE             ERROR",
-            "     0ms  fetch 1 tapped                    yes         Not fetched yet   -",
-            "   100ms  fetch 1 answered 4                no          4                 -",
-            "  1100ms  fetch 2 tapped                    yes         4                 -",
+            "  OFFSET  EVENT               PROCESSING  VALUE            ERROR",
+            "     0ms  fetch 1 tapped      yes         Not fetched yet  -",
+            "   100ms  fetch 1 answered 4  no          4                -",
+            "  1.100s  fetch 2 tapped      yes         4                -",
             "fetch 2 was interrupted when the recording ended: the replay stops there",
             "replay matches 2 fetches",
         ], "\(result)")

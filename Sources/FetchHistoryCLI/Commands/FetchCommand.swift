@@ -108,7 +108,7 @@ struct FetchCommand: AsyncParsableCommand {
         let recorder = try await HistoryRecorder(store: store, source: recordedSource)
         let viewState = FetchViewState(client: client, recorder: recorder, timeout: timeout?.duration)
         let output = OutputStream.standardOutput()
-        let table = FetchTable(color: Terminal.wantsColor(database.color) && format == .text)
+        let table = FetchTable(color: Terminal.wantsColor(database.color) && format == .text, source: recordedSource)
         let progress = ProgressLine(total: count, interval: interval.duration, recording: viewState.recording)
         // Cleared on every way out; a second signal, which ends the process
         // at once, clears it through the trap.

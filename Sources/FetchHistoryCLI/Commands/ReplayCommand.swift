@@ -94,21 +94,32 @@ struct ReplayCommand: AsyncParsableCommand {
         if !report.matches { throw ExitCode.failure }
     }
 
-    static func text(_ report: ReplayReport, session: Session) -> String {
-        var lines = [
-            "replaying session \(session.id.lowercased.prefix(8)) (\(session.source.terminalSafe), started \(session.startedAt.localDescription()))",
-            "  OFFSET  " + "EVENT".padded(to: 34) + "PROCESSING  "
-                + "VALUE".padded(to: 18) + "ERROR",
-        ]
-        for step in report.steps {
-            let offset = String(step.offset.wholeMilliseconds) + "ms"
-            lines.append(
-                String(repeating: " ", count: max(0, 8 - offset.count)) + offset + "  "
-                    + step.event.terminalSafe.shortened(to: 32).padded(to: 34)
-                    + (step.isProcessing ? "yes" : "no").padded(to: 12)
-                    + step.valueLabel.terminalSafe.shortened(to: 16).padded(to: 18) + (step.error?.terminalSafe ?? "-")
-            )
+    /// The timeline, indented two cells under its heading and fitted to
+    /// `width`: on a narrow screen the event, the value and the error are cut.
+    static func text(_ report: ReplayReport, session: Session, width: Int? = Terminal.width) -> String {
+        let heading = "replaying session \(session.id.lowercased.prefix(8)) ("
+        let source = session.source.terminalSafe
+        var started = "started \(session.startedAt.localDescription())"
+        // A narrow screen drops what the start shares with today before cutting the source.
+        if let width, heading.count + source.displayWidth + started.count + 3 > width {
+            started = "started " + LocalTimePrecision.sharedWithToday([session.startedAt], in: nil).describe(session.startedAt, in: nil)
         }
+        let room = width.map { max($0 - heading.count - started.count - 3, 6) }
+        var lines = [heading + (room.map { source.shortenedURL(to: $0) } ?? source) + ", " + started + ")"]
+        let table = TextTable(
+            columns: [
+                TextTable.Column(header: "OFFSET", isRightAligned: true), TextTable.Column(header: "EVENT", cut: .end),
+                TextTable.Column(header: "PROCESSING", shortHeader: "BUSY"), TextTable.Column(header: "VALUE", cut: .end),
+                TextTable.Column(header: "ERROR", cut: .words),
+            ],
+            rows: report.steps.map { step in
+                [
+                    DurationArgument.format(milliseconds: step.offset.wholeMilliseconds), step.event.terminalSafe,
+                    step.isProcessing ? "yes" : "no", step.valueLabel.terminalSafe, step.error?.terminalSafe ?? "-",
+                ]
+            }
+        )
+        lines += table.lines(width: width.map { $0 - 2 }).map { "  " + $0 }
         if let stoppedAt = report.stoppedAt { lines.append(stoppedAt) }
         if report.matches {
             lines.append("replay matches \(report.fetchCount) \(report.fetchCount == 1 ? "fetch" : "fetches")")

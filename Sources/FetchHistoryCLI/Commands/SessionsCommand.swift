@@ -64,24 +64,36 @@ struct SessionsCommand: HistoryCommand {
         return parts.isEmpty ? "-" : parts.joined(separator: ", ")
     }
 
-    /// Aligned columns, as wide as their widest cell: at most `--limit` rows are held.
-    static func table(_ summaries: [SessionSummary], header showsHeader: Bool = true) -> String {
-        let header = ["SESSION", "STARTED", "FETCHES", "SOURCE", "HOST", "OUTCOMES"]
-        let rows = summaries.map { summary in
-            [
-                String(summary.session.id.lowercased.prefix(8)), summary.session.startedAt.localDescription(),
-                String(summary.total), summary.session.source.terminalSafe,
-                summary.session.process.host.isEmpty ? "-" : summary.session.process.host.terminalSafe,
-                outcomes(summary),
-            ]
+    /// Aligned columns, as wide as their widest cell and fitted to `width`:
+    /// at most `--limit` rows are held. On a narrow screen STARTED drops
+    /// what every session shares with today, HOST goes when there is one,
+    /// and SOURCE and OUTCOMES are cut.
+    static func table(_ summaries: [SessionSummary], header showsHeader: Bool = true, width: Int? = Terminal.width) -> String {
+        let hosts = Set(summaries.map(\.session.process.host))
+        let starts = summaries.map(\.session.startedAt)
+        let cells = { (dates: LocalTimePrecision) in
+            summaries.map { summary in
+                [
+                    String(summary.session.id.lowercased.prefix(8)), dates.describe(summary.session.startedAt, in: nil),
+                    String(summary.total), summary.session.source.terminalSafe,
+                    summary.session.process.host.isEmpty ? "-" : summary.session.process.host.terminalSafe,
+                    outcomes(summary),
+                ]
+            }
         }
-        let lines = showsHeader ? [header] + rows : rows
-        let widths = header.indices.map { column in lines.map { $0[column].displayWidth }.max() ?? 0 }
-        return lines.map { cells in
-            cells.indices.map { column in
-                column == cells.count - 1 ? cells[column] : cells[column].padded(to: widths[column], right: column == 2)
-            }.joined(separator: "  ") + "\n"
-        }.joined()
+        var table = TextTable(
+            columns: [
+                TextTable.Column(header: "SESSION"), TextTable.Column(header: "STARTED"),
+                TextTable.Column(header: "FETCHES", isRightAligned: true), TextTable.Column(header: "SOURCE", cut: .url),
+                TextTable.Column(header: "HOST", cut: .end, dropOrder: hosts.count > 1 ? 1 : 0),
+                TextTable.Column(header: "OUTCOMES", cut: .words),
+            ],
+            rows: cells(.dateAndTime)
+        )
+        if let width, !table.fitsWhole(width, header: showsHeader) {
+            table.rows = cells(.sharedWithToday(starts, in: nil))
+        }
+        return table.lines(width: width, header: showsHeader).map { $0 + "\n" }.joined()
     }
 
     /// One line per session: the full id, ISO 8601 start, source, host, the

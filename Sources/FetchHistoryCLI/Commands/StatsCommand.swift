@@ -53,20 +53,25 @@ struct StatsCommand: HistoryCommand {
 
     private static let statuses = HistoryStatistics.statusOrder
 
-    static func text(_ statistics: HistoryStatistics, bars: LatencyChart.Style = .plain) -> String {
+    /// The summary, its lines fitted to `width` cells (nil: no limit).
+    static func text(_ statistics: HistoryStatistics, bars: LatencyChart.Style = .plain, width: Int? = Terminal.width) -> String {
         var lines = ["fetches       \(statistics.total)"]
         for status in statuses {
             lines.append(status.rawValue.padded(to: 14) + "\(statistics.counts[status, default: 0])")
         }
         // The definition is printed with the figure: a rate that leaves fetches out must say which.
-        lines.append("success rate  " + rate(statistics.successRate) + "  (\(statistics.counts[.succeeded, default: 0]) succeeded of "
-            + "\(statistics.decidedCount) that succeeded, failed or timed out)")
+        let succeeded = statistics.counts[.succeeded, default: 0]
+        let rateLine = "success rate  " + rate(statistics.successRate) + "  (\(succeeded) succeeded of "
+            + "\(statistics.decidedCount) that succeeded, failed or timed out)"
+        // On a narrow screen the definition shortens to its figures.
+        lines.append(rateLine.count <= width ?? .max ? rateLine
+            : "success rate  " + rate(statistics.successRate) + "  (\(succeeded) of \(statistics.decidedCount))")
         if let latency = statistics.latency {
             let format = DurationArgument.format(milliseconds:)
             lines.append("latency       p50 \(format(latency.p50))  p90 \(format(latency.p90))  p99 \(format(latency.p99))  max \(format(latency.max))")
             lines.append("")
             lines.append("latency of succeeded fetches")
-            lines += LatencyChart(style: bars).lines(statistics.histogram)
+            lines += LatencyChart(style: bars).lines(statistics.histogram, fitting: width)
         } else {
             lines.append("latency       - (no succeeded fetches)")
         }
@@ -78,20 +83,40 @@ struct StatsCommand: HistoryCommand {
         rate.map { Self.decimal($0 * 100, places: 1) + "%" } ?? "-"
     }
 
-    /// The counts per group, aligned; the first column as wide as its widest key.
-    static func table(_ groups: [StatisticsGroup], by grouping: StatisticsGrouping) -> String {
-        let header = [grouping.rawValue.uppercased(), "FETCHES"] + statuses.map { $0.rawValue.uppercased() } + ["SUCCESS RATE"]
-        let rows = groups.map { group in
-            [group.key.terminalSafe, String(group.total)] + statuses.map { String(group.counts[$0, default: 0]) }
-                + [rate(group.successRate)]
+    /// The counts per group, aligned and fitted to `width`: on a narrow
+    /// screen the counts no group has go first, then the headers shorten
+    /// (`OK`, `FAIL`, …), then the key is cut, then the rarest statuses go.
+    static func table(_ groups: [StatisticsGroup], by grouping: StatisticsGrouping, width: Int? = Terminal.width) -> String {
+        // Only free text is cut: a day, an hour or an outcome is dropped columns for.
+        let cut: TextTable.Cut? = switch grouping {
+        case .source: .url
+        case .host: .end
+        case .outcome, .day, .hour: nil
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        return ([header] + rows).map { cells in
-            cells.indices.map { column in
-                column == cells.count - 1 ? cells[column] : cells[column].padded(to: widths[column], right: column > 0)
-            }.joined(separator: "  ") + "\n"
-        }.joined()
+        let key = TextTable.Column(header: grouping.rawValue.uppercased(), cut: cut)
+        let counts = statuses.map { status in
+            TextTable.Column(
+                header: status.rawValue.uppercased(), shortHeader: shortHeaders[status], isRightAligned: true,
+                dropOrder: dropOrder.firstIndex(of: status)
+            )
+        }
+        let table = TextTable(
+            columns: [key, TextTable.Column(header: "FETCHES", isRightAligned: true)] + counts
+                + [TextTable.Column(header: "SUCCESS RATE", shortHeader: "RATE")],
+            rows: groups.map { group in
+                [group.key.terminalSafe, String(group.total)] + statuses.map { String(group.counts[$0, default: 0]) }
+                    + [rate(group.successRate)]
+            }
+        )
+        return table.lines(width: width).map { $0 + "\n" }.joined()
     }
+
+    private static let shortHeaders: [FetchStatus: String] = [
+        .succeeded: "OK", .failed: "FAIL", .cancelled: "CANCEL", .timedOut: "TIMEOUT", .interrupted: "INTR", .running: "RUN",
+    ]
+
+    /// The counts that go first on a narrow screen: those a reader needs least.
+    private static let dropOrder: [FetchStatus] = [.running, .interrupted, .cancelled, .timedOut, .failed, .succeeded]
 
     static func json(_ statistics: HistoryStatistics, by breakdown: (StatisticsGrouping, [StatisticsGroup])? = nil) -> String {
         var json = JSONWriter()

@@ -5,25 +5,30 @@ import FoundationEssentials
 ///
 /// Columns have fixed widths once the table is made, so rows can be printed
 /// as they come (`fetch`). Given the rows up front (`list`), each column is
-/// as wide as its widest cell. Either way, when the width is limited and the
-/// rows would not fit, RESULT and SOURCE — the only columns of free text —
-/// give up cells, the wider of the two first (RESULT when they are as wide),
-/// down to their headers' width.
+/// as wide as its widest cell. When the width is limited and the rows would
+/// not fit, the least useful cells go first: STARTED drops the date (or the
+/// year) that every row shares with today; then, as `ColumnLayout` gives
+/// them up, short headers, the free text of HOST, RESULT and SOURCE (the
+/// wider first, RESULT before SOURCE when they are as wide), and the
+/// columns a reader needs least: BYTES, HTTP, HOST, DURATION. A URL keeps
+/// its host and the end of its path (`…host/…/last`), an error its first
+/// words.
 ///
-/// A HOST column, before RESULT, appears when the rows come from more than
-/// one host (a team's history, or a file it was pulled into).
+/// HTTP and BYTES appear only when a row has a response (or, for rows
+/// printed as they come, when the source is an HTTP URL); a HOST column,
+/// before RESULT, only when the rows come from more than one host (a team's
+/// history, or a file it was pulled into).
 struct FetchTable {
     var color: Bool
     /// The zone times are shown in; nil for the user's.
     var timeZone: TimeZone?
-    /// The columns shown, in order.
+    /// The columns there are, in order; `layout` says which are shown.
     let columns: [Column]
-    /// The cells of each column, in order.
-    private(set) var widths: [Int]
+    private(set) var layout: ColumnLayout
+    /// How much of each start time is shown.
+    private(set) var dates = LocalTimePrecision.dateAndTime
 
-    /// A column of the table. HOST is shown only when the rows come from
-    /// more than one host (a team's history): a file of one machine's
-    /// fetches looks as it always did.
+    /// A column of the table.
     enum Column: CaseIterable {
         case id, started, duration, outcome, http, bytes, host, result, source
 
@@ -41,107 +46,101 @@ struct FetchTable {
             }
         }
 
-        /// Cells that are right-aligned numbers.
-        var isRightAligned: Bool { self == .duration || self == .bytes }
+        /// How the column is laid out: which cells are cut, which columns
+        /// go first on a narrow screen.
+        var layout: TextTable.Column {
+            switch self {
+            case .id, .started, .outcome: TextTable.Column(header: header)
+            case .duration: TextTable.Column(header: header, shortHeader: "TIME", isRightAligned: true, dropOrder: 3)
+            case .http: TextTable.Column(header: header, dropOrder: 1)
+            case .bytes: TextTable.Column(header: header, isRightAligned: true, dropOrder: 0)
+            case .host: TextTable.Column(header: header, cut: .end, dropOrder: 2)
+            case .result: TextTable.Column(header: header, cut: .end)
+            case .source: TextTable.Column(header: header, cut: .url)
+            }
+        }
     }
 
-    private static let gap = "  "
     /// RESULT's width when nothing says more room is there: a value's start
     /// is enough to tell rows apart; `show` and the JSON formats give it all.
     private static let preferredResultWidth = 40
 
-    private var result: Int { columns.firstIndex(of: .result)! }
-    private var source: Int { columns.firstIndex(of: .source)! }
-    /// The cells all the gaps of a line take.
-    private var gaps: Int { Self.gap.count * (columns.count - 1) }
-
-    /// A table for `fetches`, or, with none, for rows printed as they come.
-    /// `width` is how many cells a line may take; nil for no limit.
-    init(color: Bool, timeZone: TimeZone? = nil, width: Int? = Terminal.width, fitting fetches: [Fetch] = []) {
+    /// A table for `fetches`, or, with none, for rows printed as they come
+    /// from `source` (nil when it is not known). `width` is how many cells
+    /// a line may take; nil for no limit.
+    init(
+        color: Bool, timeZone: TimeZone? = nil, width: Int? = Terminal.width, fitting fetches: [Fetch] = [],
+        source: String? = nil
+    ) {
         self.color = color
         self.timeZone = timeZone
         let hosts = Set(fetches.lazy.map(\.host))
-        columns = Column.allCases.filter { $0 != .host || hosts.count > 1 }
-        widths = []
-        var natural: [Int]
+        let responses = source.map { $0.hasPrefix("http://") || $0.hasPrefix("https://") } ?? false
+        let showsResponses = fetches.isEmpty ? responses : fetches.contains { $0.response != nil }
+        columns = Column.allCases.filter { column in
+            switch column {
+            case .host: hosts.count > 1
+            case .http, .bytes: showsResponses
+            default: true
+            }
+        }
+        layout = ColumnLayout(columns: [], cellWidths: [], unused: [])
+        layout = makeLayout(fetches, source: source, width: width)
+        // A narrow screen first gives up what every start shares with today.
+        if let width, layout.lineWidth > width {
+            dates = .sharedWithToday(fetches.isEmpty ? [.now] : fetches.map(\.startedAt), in: timeZone)
+            layout = makeLayout(fetches, source: source, width: width)
+        }
+        if let width { layout.fit(into: width) }
+    }
+
+    /// The layout of whole cells: each column as wide as its widest cell,
+    /// or, with no rows yet, as wide as any row to come.
+    private func makeLayout(_ fetches: [Fetch], source: String?, width: Int?) -> ColumnLayout {
+        var cellWidths: [Int]
         if fetches.isEmpty {
-            // Wide enough for any duration, outcome and size to come; the
-            // source is unknown, so it takes whatever is left.
-            natural = [8, 19, 9, 11, 4, 7, Self.preferredResultWidth, Int.max]
-            // On a narrow terminal the fixed columns shrink to their headers
-            // first (a printed fetch has ended, so it is never `interrupted`),
-            // leaving RESULT and SOURCE the room for their headers at least.
-            let freeText = Column.result.header.count + Column.source.header.count
-            if let width, natural[..<result].reduce(0, +) + gaps + freeText > width {
-                natural[2] = Column.duration.header.count
-                natural[3] = FetchStatus.timedOut.rawValue.count
-                natural[5] = Column.bytes.header.count
+            // A printed fetch has ended, so it is never `interrupted`; the
+            // random source's results are numbers up to 100 or "by the user";
+            // an unknown source takes whatever room is left.
+            cellWidths = columns.map { column in
+                switch column {
+                case .id: 8
+                case .started: dates.describe(.now, in: timeZone).count
+                case .duration: 8
+                case .outcome: FetchStatus.succeeded.rawValue.count
+                case .http: 4
+                case .bytes: 7
+                case .host: 8
+                case .result: columns.contains(.http) ? Self.preferredResultWidth : "by the user".count
+                case .source: source?.terminalSafe.displayWidth ?? width ?? .max / 4
+                }
             }
         } else {
-            natural = columns.map(\.header.displayWidth)
+            cellWidths = columns.map { _ in 0 }
             for fetch in fetches {
                 for (column, cell) in cells(fetch).enumerated() {
-                    natural[column] = max(natural[column], cell.displayWidth)
+                    cellWidths[column] = max(cellWidths[column], cell.displayWidth)
                 }
             }
         }
-        widths = fit(natural, into: width)
-    }
-
-    /// The widths that fit `natural` into `width` cells, by narrowing the
-    /// widest of RESULT and SOURCE first (down to their headers).
-    private func fit(_ natural: [Int], into width: Int?) -> [Int] {
-        var widths = natural
-        guard let width else {
-            widths[result] = min(widths[result], Self.preferredResultWidth)
-            return widths
+        if width == nil, let result = columns.firstIndex(of: .result) {
+            cellWidths[result] = min(cellWidths[result], Self.preferredResultWidth)
         }
-        let fixed = widths[..<result].reduce(0, +) + gaps
-        let room = max(width - fixed, 0)
-        var (resultWidth, sourceWidth) = (widths[result], widths[source])
-        let (resultMinimum, sourceMinimum) = (Column.result.header.count, Column.source.header.count)
-        // Take a cell at a time from the wider column: the loop runs at most
-        // a line's width of times once both are cut to the room.
-        resultWidth = min(resultWidth, room)
-        sourceWidth = min(sourceWidth, room)
-        while resultWidth + sourceWidth > room {
-            if resultWidth >= sourceWidth, resultWidth > resultMinimum {
-                resultWidth -= 1
-            } else if sourceWidth > sourceMinimum {
-                sourceWidth -= 1
-            } else if resultWidth > resultMinimum {
-                resultWidth -= 1
-            } else {
-                break
-            }
-        }
-        widths[result] = max(resultWidth, resultMinimum)
-        widths[source] = max(sourceWidth, sourceMinimum)
-        return widths
+        return ColumnLayout(
+            columns: columns.map(\.layout), cellWidths: cellWidths, unused: columns.map { _ in false }
+        )
     }
 
     var header: String {
-        line(columns.map(\.header))
+        layout.line(layout.headers)
     }
 
     func row(_ fetch: Fetch) -> String {
-        line(cells(fetch), status: fetch.status)
-    }
-
-    /// The cells joined into a line, each cut and padded to its column;
-    /// the last one is not padded, so lines carry no trailing spaces.
-    private func line(_ cells: [String], status: FetchStatus? = nil) -> String {
-        var line = ""
-        for (index, cell) in cells.enumerated() {
-            if index > 0 { line += Self.gap }
-            let column = columns[index]
-            let width = widths[index]
-            let cut = index >= result ? cell.shortened(to: width) : cell
-            if column == .source { line += cut; break }
-            let padded = cut.padded(to: width, right: column.isRightAligned)
-            if column == .outcome, let status { line += paint(padded, status) } else { line += padded }
+        let outcome = columns.firstIndex(of: .outcome), result = columns.firstIndex(of: .result)
+        // An error keeps its first words; a value is cut at its end.
+        return layout.line(cells(fetch), cut: { $0 == result && fetch.status == .failed ? .words : nil }) { column, cell in
+            column == outcome ? paint(cell, fetch.status) : cell
         }
-        return line
     }
 
     /// The text of each column for `fetch`, made safe to print.
@@ -149,7 +148,7 @@ struct FetchTable {
         columns.map { column in
             switch column {
             case .id: String(fetch.id.lowercased.prefix(8))
-            case .started: fetch.startedAt.localDescription(in: timeZone)
+            case .started: dates.describe(fetch.startedAt, in: timeZone)
             case .duration: fetch.durationMilliseconds.map(DurationArgument.format(milliseconds:)) ?? "-"
             case .outcome: fetch.status.rawValue
             case .http: fetch.response.map { String($0.status) } ?? "-"

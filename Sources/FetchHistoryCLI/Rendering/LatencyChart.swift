@@ -11,10 +11,12 @@ struct LatencyChart {
     }
 
     var style: Style
-    /// The longest bar, in characters.
+    /// The longest bar, in characters, when the line has room for it.
     var width = 40
 
-    func lines(_ histogram: [LatencyBucket]) -> [String] {
+    /// One line per bucket, none wider than `lineWidth` cells (nil: no
+    /// limit): on a narrow screen the bars are shorter.
+    func lines(_ histogram: [LatencyBucket], fitting lineWidth: Int? = nil) -> [String] {
         guard let first = histogram.firstIndex(where: { $0.count > 0 }),
               let last = histogram.lastIndex(where: { $0.count > 0 })
         else { return [] }
@@ -26,8 +28,12 @@ struct LatencyChart {
         let countWidth = String(largest).count
         let percents = shown.map { StatsCommand.decimal(Double($0.count) * 100 / Double(total), places: 1) + "%" }
         let percentWidth = percents.map(\.count).max() ?? 0
+        var chart = self
+        if let lineWidth {
+            chart.width = max(1, min(width, lineWidth - (2 + labelWidth + 2 + countWidth + 2 + percentWidth + 2)))
+        }
         return zip(shown, zip(labels, percents)).map { bucket, text in
-            let bar = bar(bucket.count, of: largest)
+            let bar = chart.bar(bucket.count, of: largest)
             return "  " + text.0.padded(to: labelWidth) + "  " + String(bucket.count).padded(to: countWidth, right: true)
                 + "  " + text.1.padded(to: percentWidth, right: true) + (bar.isEmpty ? "" : "  " + bar)
         }
