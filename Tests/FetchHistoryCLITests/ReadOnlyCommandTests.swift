@@ -34,10 +34,53 @@ struct ReadOnlyCommandTests {
         // When a reading command runs with the default location
         let result = try await sandbox.run(command, environment: sandbox.environment(.unset))
 
-        // Then it exits 1 and $HOME stays empty
-        #expect(result.status == 1, "\(result)")
-        #expect(result.standardError.contains("no history at"), "\(result)")
+        // Then $HOME stays empty, and standard error has the first-run hint, naming where the history will be
+        #expect(result.standardError.contains("no history yet (it will be at \(sandbox.home.path)/.local/share/fetch-history/history.sqlite)"), "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.home.path).isEmpty)
+    }
+
+    @Test(arguments: [
+        (["list"], ""), (["list", "--format", "json"], "[]\n"), (["export"], "[]\n"), (["export", "--format", "jsonl"], ""),
+        (["sessions"], ""), (["sessions", "--format", "json"], "[]\n"),
+    ])
+    func onAFirstRunAReaderPrintsAnEmptyResultAndOneHint(_ command: [String], _ output: String) async throws {
+        // Given a new machine: no history at the default place, none named
+        let sandbox = try Sandbox()
+
+        // When a reading command runs
+        let result = try await sandbox.run(command, environment: sandbox.environment(.unset))
+
+        // Then it prints an empty result, one hint on standard error, and exits 0
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput == output, "\(result)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result)")
+        #expect(result.standardError.hasSuffix("record the first fetch with `fetch-history fetch`\n"), "\(result)")
+    }
+
+    @Test func onAFirstRunStatsCountsNothing() async throws {
+        // Given a new machine
+        let sandbox = try Sandbox()
+
+        // When stats runs, as text and as JSON
+        let text = try await sandbox.run(["stats"], environment: sandbox.environment(.unset))
+        let json = try await sandbox.run(["stats", "--format", "json"], environment: sandbox.environment(.unset))
+
+        // Then both succeed with zero fetches
+        #expect(text.status == 0 && text.lines.first == "fetches       0", "\(text)")
+        #expect(json.status == 0 && json.standardOutput.contains("\"total\":0"), "\(json)")
+    }
+
+    @Test func aDatabaseNamedByTheEnvironmentThatIsMissingIsAnError() async throws {
+        // Given FETCH_HISTORY_DB naming a file that does not exist
+        let sandbox = try Sandbox()
+        let path = sandbox.path("named.sqlite")
+
+        // When list runs
+        let result = try await sandbox.run(["list"], environment: sandbox.environment(.path(path)))
+
+        // Then it is an error, as with --database: the user named a history that is not there
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError == "error: no history at \(path); check the path, or record one there with `fetch-history fetch --database \(path)`\n", "\(result)")
     }
 
     @Test func readersWorkOnAReadOnlyDatabaseAndLeaveItAsItWas() async throws {

@@ -30,7 +30,7 @@ enum ErrorSentence {
         case .homeNotSet:
             "HOME is not set, so there is no default database; pass --database PATH"
         case .noHistoryToRead(let path):
-            "no history at \(path); record one with `fetch-history fetch` or pass --database PATH"
+            "no history at \(path); check the path, or record one there with `fetch-history fetch --database \(ShellWord.quoted(path))`"
         case .noHistoryToChange(let path, let verb):
             "no history at \(path); nothing to \(verb)"
         case .readOnlyToChange(let path):

@@ -86,7 +86,8 @@ struct ListCommand: HistoryCommand {
             fitting: fetches
         )
         if fetches.isEmpty, format == .table, !follow {
-            StandardError.write("no fetches match\n")
+            // On a first run the hint about the history is the one line.
+            if !database.isFirstRun { StandardError.write("no fetches match\n") }
             return
         }
         try printer.begin()

@@ -44,7 +44,8 @@ struct SessionsCommand: HistoryCommand {
         switch format {
         case .table:
             if summaries.isEmpty {
-                StandardError.write("no sessions recorded\n")
+                // On a first run the hint about the history is the one line.
+                if !database.isFirstRun { StandardError.write("no sessions recorded\n") }
             } else {
                 try output.write(Self.table(summaries, header: !header.noHeader))
             }

@@ -74,13 +74,31 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
-    /// Runs `body` on the history, opened for reading: a file (a missing
-    /// one is an error: reading never creates a database) or a server.
+    /// Runs `body` on the history, opened for reading: a file or a server.
+    /// Reading never creates a database. A missing file named by
+    /// `--database` or FETCH_HISTORY_DB is an error; the default file not
+    /// made yet is a first run: `body` reads an empty history, and standard
+    /// error gets one hint.
     @MainActor func reading<T>(_ body: (any HistoryReader) async throws -> T) async throws -> T {
         switch try location() {
+        case .file(let path) where isFirstRun(path):
+            StandardError.write("no history yet (it will be at \(path)); record the first fetch with `fetch-history fetch`\n")
+            return try await body(try HistoryStore.inMemory().onCallersThread)
         case .file(let path): return try await body(try Self.openStoreForReading(path).onCallersThread)
         case .server(let url): return try await Self.withTeam(url, body)
         }
+    }
+
+    /// Whether `path` is the default history's file, not made yet: neither
+    /// `--database` nor FETCH_HISTORY_DB names one.
+    func isFirstRun(_ path: String, environment: (String) -> String? = Environment.variable) -> Bool {
+        database == nil && (environment("FETCH_HISTORY_DB") ?? "").isEmpty && !FileManager.default.fileExists(atPath: path)
+    }
+
+    /// Whether this run reads the default history before it was made (see `reading`).
+    var isFirstRun: Bool {
+        guard case .file(let path)? = try? location() else { return false }
+        return isFirstRun(path)
     }
 
     /// Runs `body` on the history, opened for adding fetches (`import`): a
