@@ -46,12 +46,12 @@ struct FetchCommandTests {
         #expect(records.allSatisfy { $0.outcome == "succeeded" }, "\(records)")
     }
 
-    @Test func formatJSONPrintsEachFetchAsTheExportRecordOnItsOwnLine() async throws {
+    @Test func formatJSONLPrintsEachFetchAsTheExportRecordOnItsOwnLine() async throws {
         // Given an empty sandbox
         let sandbox = try Sandbox()
 
-        // When three fetches run with --format json
-        let result = try await sandbox.run("fetch", "--count", "3", "--interval", "0", "--latency", "0", "--format", "json")
+        // When three fetches run with --format jsonl
+        let result = try await sandbox.run("fetch", "--count", "3", "--interval", "0", "--latency", "0", "--format", "jsonl")
 
         // Then there are three lines, each one JSON object with the export record's keys (in order),
         // byte for byte the line `export --format jsonl` gives for that fetch
@@ -61,6 +61,39 @@ struct FetchCommandTests {
         #expect(printed.allSatisfy { $0.outcome == "succeeded" && $0.value != nil })
         let exported = try await sandbox.run("export", "--format", "jsonl")
         #expect(Set(result.lines) == Set(exported.lines), "printed:\n\(result.standardOutput)\nexported:\n\(exported.standardOutput)")
+    }
+
+    @Test func formatJSONPrintsOneArrayOfTheExportRecords() async throws {
+        // Given an empty sandbox
+        let sandbox = try Sandbox()
+
+        // When two fetches run with --format json
+        let result = try await sandbox.run("fetch", "--count", "2", "--interval", "0", "--latency", "0", "--format", "json")
+
+        // Then the output is one JSON array, of the records `export --format json` gives
+        #expect(result.status == 0, "\(result)")
+        let array = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [Any]
+        #expect(array?.count == 2, "\(result)")
+        let exported = try await sandbox.run("export", "--format", "json")
+        #expect(result.standardOutput == exported.standardOutput, "printed:\n\(result.standardOutput)\nexported:\n\(exported.standardOutput)")
+    }
+
+    @Test func formatJSONStaysOneArrayWhenCtrlCEndsTheRun() async throws {
+        // Given a source that answers the first request and holds the second
+        let sandbox = try Sandbox()
+        let gate = try LocalHTTPServer.answeringOnlyTheFirst()
+        defer { gate.stop() }
+
+        // When fetch prints JSON and Ctrl-C comes while the second fetch waits
+        let child = try await sandbox.start("fetch", "--source", gate.url("/n"), "--count", "5", "--interval", "0", "--format", "json")
+        while gate.requests.count < 2, child.isRunning { await Task.yield() }
+        child.send(SIGINT)
+        let result = try await child.wait()
+
+        // Then it exits 130 and what it printed is one JSON array: the answered fetch, then the cancelled one
+        #expect(result.status == 130, "\(result)")
+        let array = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]]
+        #expect(array?.map { $0["outcome"] as? String } == ["succeeded", "cancelled"], "\(result)")
     }
 
     @Test func aFetchLongerThanTheTimeoutIsRecordedAsTimedOutAndExitsOne() async throws {
@@ -86,7 +119,7 @@ struct FetchCommandTests {
         let sandbox = try Sandbox()
 
         // When one fetch runs with no --latency
-        let result = try await sandbox.run("fetch", "--format", "json")
+        let result = try await sandbox.run("fetch", "--format", "jsonl")
 
         // Then it succeeded, and took the default second (a sleep is never shorter; a loaded
         // machine may make it longer, but not five times longer)
@@ -119,7 +152,7 @@ struct FetchCommandTests {
     @Test func fetchesAreListedAndExportedInTheOrderTheyRan() async throws {
         // Given twenty fetches run back to back, which start within the same millisecond at times
         let sandbox = try Sandbox()
-        let result = try await sandbox.run("fetch", "--count", "20", "--interval", "0", "--latency", "0", "--format", "json")
+        let result = try await sandbox.run("fetch", "--count", "20", "--interval", "0", "--latency", "0", "--format", "jsonl")
         #expect(result.status == 0, "\(result)")
         let ranInOrder = try result.lines.map { try ExportRecord(jsonLine: $0).id }
         try #require(ranInOrder.count == 20)

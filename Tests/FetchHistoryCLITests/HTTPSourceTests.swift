@@ -16,7 +16,7 @@ struct HTTPSourceTests {
         let sandbox = try Sandbox()
 
         // When a fetch asks it
-        let result = try await sandbox.run("fetch", "--source", server.url("/number"), "--format", "json")
+        let result = try await sandbox.run("fetch", "--source", server.url("/number"), "--format", "jsonl")
 
         // Then it succeeds with 42, status 200 and 3 bytes, and the source is the URL
         #expect(result.status == 0, "\(result)")
@@ -159,7 +159,7 @@ struct HTTPSourceTests {
         let url = "http://alice:hunter2@127.0.0.1:\(server.port)/n?api_key=S3CR3T-T0K3N&page=2"
 
         // When fetches use it (one shown as JSON), and the history is listed, shown and exported
-        let fetched = try await sandbox.run("fetch", "--source", url, "--format", "json", "--count", "2", "--interval", "0")
+        let fetched = try await sandbox.run("fetch", "--source", url, "--format", "jsonl", "--count", "2", "--interval", "0")
         let listed = try await sandbox.run("list")
         let exported = try await sandbox.run("export")
         let record = try #require(try await sandbox.exportedRecords().first)

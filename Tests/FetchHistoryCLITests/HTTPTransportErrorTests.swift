@@ -60,7 +60,7 @@ struct HTTPTransportErrorTests {
         let sandbox = try Sandbox()
 
         // When a fetch names it by its IPv6 literal
-        let result = try await sandbox.run("fetch", "--source", server.url("/n"), "--format", "json")
+        let result = try await sandbox.run("fetch", "--source", server.url("/n"), "--format", "jsonl")
 
         // Then it answers, and the history keeps the URL as given
         #expect(result.status == 0, "\(result)")

@@ -133,6 +133,7 @@ struct LiveReplayTests {
         // Then the fetch succeeds this time, the table says so, side by side, and the exit status is 1
         #expect(result.status == 1, "\(result)")
         try #require(result.lines.count == 4, "\(result)")
+        #expect(result.lines[0].hasSuffix(" re-ran 1 fetch of session \(Ids.session(1).prefix(8))"), "\(result)")
         #expect(result.lines[1] == "FETCH  RECORDED                  LIVE", "\(result)")
         #expect(
             result.lines[2].range(of: #"^1      timed-out in 1m00\.000s    succeeded [0-9]+ in ([0-9]+ms|[0-9]+\.[0-9]{3}s)$"#, options: .regularExpression) != nil,

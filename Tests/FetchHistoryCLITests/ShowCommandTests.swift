@@ -74,7 +74,7 @@ struct ShowCommandTests {
     @Test func showOfAFetchRecordedHereNamesItsProcess() async throws {
         // Given a fetch recorded by this machine's CLI
         let sandbox = try Sandbox()
-        let fetched = try await sandbox.run("fetch", "--latency", "0", "--format", "json")
+        let fetched = try await sandbox.run("fetch", "--latency", "0", "--format", "jsonl")
         let record = try ExportRecord(jsonLine: try #require(fetched.lines.first, "\(fetched)"))
 
         // When shown as JSON and as text

@@ -16,7 +16,8 @@ struct FetchCommand: AsyncParsableCommand {
             Nothing is shown when standard error is not a terminal.
 
             --format jsonl prints each fetch as one JSON object per line, as `list --format \
-            jsonl` does; --format json is the same for fetch. When the reader of the output \
+            jsonl` does; --format json prints one JSON array of them, a record a line, closed \
+            when fetch ends (on Ctrl-C too). When the reader of the output \
             goes away (`| head -1`), fetch stops at once: the fetch in flight is recorded as \
             cancelled, nothing more is fetched, and it exits 0 quietly.
 
@@ -63,7 +64,7 @@ struct FetchCommand: AsyncParsableCommand {
     )
     var latency: DurationArgument?
 
-    @Option(help: "Print each fetch as a table row (text) or as one JSON object per line (jsonl; json is the same).")
+    @Option(help: "Print each fetch as a table row (text), as one JSON object per line (jsonl) or in one JSON array (json).")
     var format = FetchFormat.text
 
     func validate() throws {
@@ -114,6 +115,8 @@ struct FetchCommand: AsyncParsableCommand {
         // at once, clears it through the trap.
         defer { progress.stop() }
         var writeFailure: (any Error)?
+        var records = FetchWriter(output: output, format: format == .json ? .json : .jsonl)
+        if format != .text { try records.begin() }
 
         let run = Task { @MainActor in
             try await viewState.fetch(count: count, interval: interval.duration) { completed in
@@ -124,9 +127,9 @@ struct FetchCommand: AsyncParsableCommand {
                 do {
                     switch format {
                     case .text: try output.write(table.row(fetch) + "\n")
-                    case .json, .jsonl: try output.write { JSONWriter.append(to: &$0) { $0.record(fetch); $0.newline() } }
+                    case .json, .jsonl: try records.write(fetch)
                     }
-                    try output.flush()
+                    try records.flush()
                 } catch {
                     // Nowhere to print: fetch no more (the loop checks for
                     // cancellation before each fetch).
@@ -141,6 +144,10 @@ struct FetchCommand: AsyncParsableCommand {
         let reader = ReaderWatch.standardOutput { run.cancel() }
         progress.start()
         let completed = try await run.value
+        // The array is closed however the run ended, unless nothing can be written any more.
+        if format != .text, writeFailure == nil, !reader.hasReaderLeft {
+            do { try records.end() } catch { writeFailure = error }
+        }
 
         if let signal = trap.receivedSignal {
             throw ExitCode(128 + signal)

@@ -58,7 +58,8 @@ struct LiveReplay {
             return fetch.status.rawValue + (fetch.value.map { " \($0)" } ?? "")
                 + (fetch.durationMilliseconds.map { " in \(DurationArgument.format(milliseconds: $0))" } ?? "")
         }
-        var lines = ["live session \(liveID.lowercased.prefix(8)) re-ran \(live.count) fetches of session \(session.id.lowercased.prefix(8))",
+        let reRan = "\(live.count) \(live.count == 1 ? "fetch" : "fetches")"
+        var lines = ["live session \(liveID.lowercased.prefix(8)) re-ran \(reRan) of session \(session.id.lowercased.prefix(8))",
                      "FETCH  RECORDED                  LIVE"]
         for index in 0..<max(fetches.count, live.count) {
             lines.append(String(index + 1).padded(to: 7)

@@ -12,7 +12,7 @@ extension ReliabilityTests {
 
                 // When fetches are recorded until SQLite cannot write any more
                 let filling = try await sandbox.run(
-                    "fetch", "--count", "100000", "--latency", "0", "--interval", "0", "--format", "json", "--database", path
+                    "fetch", "--count", "100000", "--latency", "0", "--interval", "0", "--format", "jsonl", "--database", path
                 )
 
                 // Then the fetch that could not be recorded fails clearly: exit 1, no crash, one line about the full disk

@@ -35,7 +35,7 @@ extension ReliabilityTests {
                 let printedBefore = Int.random(in: 0...maximumPrinted, using: &random)
                 let turns = Int.random(in: 0...500, using: &random)
                 let child = try await sandbox.start(
-                    "fetch", "--count", "1000", "--latency", "1ms", "--interval", "0", "--format", "json"
+                    "fetch", "--count", "1000", "--latency", "1ms", "--interval", "0", "--format", "jsonl"
                 )
                 _ = await child.waitForPrintedLines(printedBefore)
                 for _ in 0..<turns { await Task.yield() }
