@@ -51,6 +51,14 @@ public protocol HistoryReader: Sendable {
     /// The session whose id is `prefix` or starts with it.
     nonisolated(nonsending) func session(idPrefix prefix: String) async throws -> Session
 
+    /// The fetches whose 8-character short id ends with `end`, newest
+    /// first, at most `limit` (`IDArgument`).
+    nonisolated(nonsending) func fetches(shortIDEndingWith end: String, limit: Int) async throws -> [Fetch]
+
+    /// The sessions whose 8-character short id ends with `end`, newest
+    /// first, at most `limit`.
+    nonisolated(nonsending) func sessions(shortIDEndingWith end: String, limit: Int) async throws -> [Session]
+
     /// The session with `id`, or nil when the history has none.
     nonisolated(nonsending) func session(id: UUID) async throws -> Session?
 
@@ -69,6 +77,25 @@ public protocol HistoryReader: Sendable {
 }
 
 extension HistoryReader {
+    /// The fetch `text` names, as a person types an id (`IDArgument`): the
+    /// end of its short id, or the start of its id.
+    public nonisolated(nonsending) func fetch(named text: String) async throws -> Fetch {
+        if case .shortIDEnd(let end) = try IDArgument(text),
+           let fetch = try IDArgument.pick(try await fetches(shortIDEndingWith: end, limit: IDArgument.candidateLimit), kind: "fetch", text: text) {
+            return fetch
+        }
+        return try await fetch(idPrefix: text)
+    }
+
+    /// The session `text` names, as a person types an id (`IDArgument`).
+    public nonisolated(nonsending) func session(named text: String) async throws -> Session {
+        if case .shortIDEnd(let end) = try IDArgument(text),
+           let session = try IDArgument.pick(try await sessions(shortIDEndingWith: end, limit: IDArgument.candidateLimit), kind: "session", text: text) {
+            return session
+        }
+        return try await session(idPrefix: text)
+    }
+
     /// Counts, latencies and rates of the fetches matching `filter`.
     public nonisolated(nonsending) func statistics(matching filter: HistoryFilter) async throws -> HistoryStatistics {
         try await statistics(matching: filter, by: nil).overall

@@ -88,6 +88,26 @@ extension PostgresHistory: HistoryReader {
         }
     }
 
+    public nonisolated(nonsending) func fetches(shortIDEndingWith end: String, limit: Int) async throws -> [Fetch] {
+        try await run("read fetches") { [self] in
+            let end = try IDPrefixError.validated(end)
+            var query = ServerQuery("SELECT \(ServerFetchColumn.selectList) FROM \(Self.fetchTable)")
+            query.append(" WHERE substring(id::text from \(query.bind(IDArgument.shortIDLength + 1 - end.count))::int for \(query.bind(end.count))::int) = \(query.bind(end))")
+            query.append(" ORDER BY started_at DESC, seq DESC LIMIT \(query.bind(limit))")
+            return try await connection.query(query.query, logger: logger).collect().map(Fetch.init(serverRow:))
+        }
+    }
+
+    public nonisolated(nonsending) func sessions(shortIDEndingWith end: String, limit: Int) async throws -> [Session] {
+        try await run("read sessions") { [self] in
+            let end = try IDPrefixError.validated(end)
+            var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")
+            query.append(" WHERE substring(id::text from \(query.bind(IDArgument.shortIDLength + 1 - end.count))::int for \(query.bind(end.count))::int) = \(query.bind(end))")
+            query.append(" ORDER BY started_at DESC, id DESC LIMIT \(query.bind(limit))")
+            return try await connection.query(query.query, logger: logger).collect().map(Session.init(serverRow:))
+        }
+    }
+
     public nonisolated(nonsending) func session(id: UUID) async throws -> Session? {
         try await run("read sessions") { [self] in
             var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")

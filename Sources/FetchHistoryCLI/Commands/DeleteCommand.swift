@@ -30,7 +30,7 @@ struct DeleteCommand: HistoryCommand {
     @MainActor func run() async throws {
         try await database.changing("delete", beforeCommit: commitPause.beforeCommit) { history in
             var fetches: [Fetch] = []
-            for id in ids { fetches.append(try await history.fetch(idPrefix: id)) }
+            for id in ids { fetches.append(try await history.fetch(named: id)) }
             // All or none: a fetch deleted or started meanwhile refuses the whole deletion.
             let summary = try await history.deleteFetches(.fetches(fetches.map(\.id)))
             let output = OutputStream.standardOutput()

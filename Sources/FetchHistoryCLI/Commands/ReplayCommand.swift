@@ -61,7 +61,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let (chosen, fetches) = try await store.read { db -> (Session, [Fetch]) in
             let chosen: Session
             if let prefix {
-                chosen = try db.session(idPrefix: prefix)
+                chosen = try db.session(named: prefix)
             } else {
                 // A live re-run is recorded as a session too; re-running it
                 // again would only compare the re-run with itself.

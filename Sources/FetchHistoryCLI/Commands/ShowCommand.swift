@@ -7,6 +7,10 @@ struct ShowCommand: HistoryCommand {
         commandName: "show",
         abstract: "Show one fetch, every field, and its session.",
         discussion: """
+            The id is what `list` shows, or any start of it; 4 to 7 characters are first read as \
+            the end of the 8 characters tables show (`150a` for 1389150a), the newest such fetch. \
+            A session's id shows the session and its fetches.
+
             Examples:
               fetch-history show 3f2a1b9c
               fetch-history show 3f2a --format json
@@ -15,23 +19,75 @@ struct ShowCommand: HistoryCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The fetch's id, or a prefix of it that only it has.", valueName: "id"))
+    @Argument(help: ArgumentHelp("The fetch's id, a prefix of it that only it has, or the end of its short id.", valueName: "id"))
     var id: String
 
     @Option(help: "text or json.")
     var format = TextFormat.text
 
     @MainActor func run() async throws {
-        let (fetch, session) = try await database.reading { history in
-            let fetch = try await history.fetch(idPrefix: id)
-            return (fetch, try await history.session(id: fetch.sessionID))
-        }
         let output = OutputStream.standardOutput()
-        switch format {
-        case .text: try output.write(Self.text(fetch, session))
-        case .json: try output.write(Self.json(fetch, session))
+        try await database.reading { history in
+            let fetch: Fetch
+            do {
+                fetch = try await history.fetch(named: id)
+            } catch where Self.isNotFound(error) {
+                // Not a fetch: a session's id shows the session, or the fetch's error stands.
+                let session: Session
+                do {
+                    session = try await history.session(named: id)
+                } catch let sessionError where Self.isNotFound(sessionError) {
+                    throw error
+                }
+                let fetches = try await history.fetches(matching: HistoryFilter(sessionID: session.id), limit: nil)
+                switch format {
+                case .text: try output.write(Self.text(session, fetches))
+                case .json: try output.write(Self.json(session, fetches))
+                }
+                return
+            }
+            let session = try await history.session(id: fetch.sessionID)
+            switch format {
+            case .text: try output.write(Self.text(fetch, session))
+            case .json: try output.write(Self.json(fetch, session))
+            }
         }
         try output.flush()
+    }
+
+    /// Whether no fetch has the id (either store's way of saying so).
+    private static func isNotFound(_ error: any Error) -> Bool {
+        switch error {
+        case HistoryError.notFound, IDPrefixError.notFound: true
+        default: false
+        }
+    }
+
+    /// A session named where a fetch was expected: what it is, then its fetches as `list` shows them.
+    static func text(_ session: Session, _ fetches: [Fetch]) -> String {
+        let count = "\(fetches.count) \(fetches.count == 1 ? "fetch" : "fetches")"
+        var text = "\(session.id.lowercased) is a session (\(session.source.terminalSafe), started "
+            + "\(session.startedAt.localDescription())), not a fetch; its \(count):\n"
+        guard !fetches.isEmpty else { return text }
+        let table = FetchTable(color: false, fitting: fetches)
+        text += table.header + "\n" + fetches.map { table.row($0) + "\n" }.joined()
+        return text
+    }
+
+    static func json(_ session: Session, _ fetches: [Fetch]) -> String {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("session")
+        json.beginObject()
+        json.sessionMembers(session)
+        json.endObject()
+        json.key("fetches")
+        json.beginArray()
+        for fetch in fetches { json.record(fetch) }
+        json.endArray()
+        json.endObject()
+        json.newline()
+        return json.text
     }
 
     static func text(_ fetch: Fetch, _ session: Session?) -> String {

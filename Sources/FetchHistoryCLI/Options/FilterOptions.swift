@@ -85,7 +85,7 @@ struct FilterOptions: ParsableArguments {
     /// sources first recorded later (what a follower needs).
     @MainActor func filter(in history: some HistoryReader) async throws -> HistoryFilter {
         var sessionID: UUID?
-        if let session { sessionID = try await history.session(idPrefix: session).id }
+        if let session { sessionID = try await history.session(named: session).id }
         return HistoryFilter(
             status: outcome, sessionID: sessionID, since: since?.timestamp, until: until?.timestamp, containing: grep,
             sourceMatching: source, host: host.map(HostPattern.init)

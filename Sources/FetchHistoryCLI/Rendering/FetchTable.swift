@@ -27,6 +27,10 @@ struct FetchTable {
     private(set) var layout: ColumnLayout
     /// How much of each start time is shown.
     private(set) var dates = LocalTimePrecision.dateAndTime
+    /// How many first characters every id on screen shares: dimmed when
+    /// colouring, so the characters that tell rows apart (and that `show`
+    /// takes as the end of a short id) stand out.
+    private(set) var sharedIDLength = 0
 
     /// A column of the table.
     enum Column: CaseIterable {
@@ -85,6 +89,10 @@ struct FetchTable {
             }
         }
         layout = ColumnLayout(columns: [], cellWidths: [], unused: [])
+        if fetches.count > 1 {
+            let ids = fetches.map { Array($0.id.lowercased.prefix(IDArgument.shortIDLength)) }
+            sharedIDLength = (0..<IDArgument.shortIDLength).first { index in ids.contains { $0[index] != ids[0][index] } } ?? 0
+        }
         layout = makeLayout(fetches, source: source, width: width)
         // A narrow screen first gives up what every start shares with today.
         if let width, layout.lineWidth > width {
@@ -139,7 +147,11 @@ struct FetchTable {
         let outcome = columns.firstIndex(of: .outcome), result = columns.firstIndex(of: .result)
         // An error keeps its first words; a value is cut at its end.
         return layout.line(cells(fetch), cut: { $0 == result && fetch.status == .failed ? .words : nil }) { column, cell in
-            column == outcome ? paint(cell, fetch.status) : cell
+            switch column {
+            case outcome: paint(cell, fetch.status)
+            case columns.firstIndex(of: .id) where color && sharedIDLength > 0: "\u{1B}[2m\(cell.prefix(sharedIDLength))\u{1B}[0m\(cell.dropFirst(sharedIDLength))"
+            default: cell
+            }
         }
     }
 

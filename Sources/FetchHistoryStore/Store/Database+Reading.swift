@@ -43,6 +43,33 @@ extension Database {
         return try Self.unique(matches, kind: "session", prefix: prefix)
     }
 
+    /// The fetches whose 8-character short id ends with `end`, newest first.
+    public func fetches(shortIDEndingWith end: String, limit: Int) throws -> [Fetch] {
+        let end = try IDPrefixError.validated(end)
+        var decoder = FetchDecoder()
+        return try rows(HistorySQL.fetchesByShortIDEnd, Self.shortIDEndValues(end, limit: limit)) { try decoder.fetch($0) }
+    }
+
+    /// The sessions whose 8-character short id ends with `end`, newest first.
+    public func sessions(shortIDEndingWith end: String, limit: Int) throws -> [Session] {
+        let end = try IDPrefixError.validated(end)
+        return try rows(HistorySQL.sessionsByShortIDEnd, Self.shortIDEndValues(end, limit: limit), HistoryRow.session)
+    }
+
+    /// The session `text` names, as a person types an id (`IDArgument`).
+    public func session(named text: String) throws -> Session {
+        if case .shortIDEnd(let end) = try IDArgument(text),
+           let session = try IDArgument.pick(try sessions(shortIDEndingWith: end, limit: IDArgument.candidateLimit), kind: "session", text: text) {
+            return session
+        }
+        return try session(idPrefix: text)
+    }
+
+    private static func shortIDEndValues(_ end: String, limit: Int) -> [SQLValue] {
+        let length = Int64(end.count)
+        return [.integer(Int64(IDArgument.shortIDLength) + 1 - length), .integer(length), .text(end), .integer(Int64(limit))]
+    }
+
     /// The session started last (of several in one millisecond, the one
     /// recorded last), or nil for an empty history.
     public func newestSession() throws -> Session? {
@@ -84,6 +111,11 @@ extension HistorySQL {
     static let fetchByIDRange = "SELECT \(fetchColumns) FROM fetch WHERE id >= ? AND id < ? ORDER BY id LIMIT 3"
 
     static let sessionByIDRange = "SELECT \(sessionColumns) FROM session WHERE id >= ? AND id < ? ORDER BY id LIMIT 3"
+    /// A scan of the id index (the condition cannot seek): a person's lookup, not a hot path.
+    static let fetchesByShortIDEnd =
+        "SELECT \(fetchColumns) FROM fetch WHERE substr(id, ?, ?) = ? ORDER BY started_at DESC, seq DESC LIMIT ?"
+    static let sessionsByShortIDEnd =
+        "SELECT \(sessionColumns) FROM session WHERE substr(id, ?, ?) = ? ORDER BY started_at DESC, rowid DESC LIMIT ?"
     static let sessionByID = "SELECT \(sessionColumns) FROM session WHERE id = ?"
     static let newestSession = "SELECT \(sessionColumns) FROM session ORDER BY started_at DESC, rowid DESC LIMIT 1"
 

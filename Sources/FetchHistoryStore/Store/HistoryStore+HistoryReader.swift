@@ -45,6 +45,14 @@ extension DatabaseAccess {
         try await reading { db in try db.forEachFetch(matching: filter, body) }
     }
 
+    public nonisolated(nonsending) func fetches(shortIDEndingWith end: String, limit: Int) async throws -> [Fetch] {
+        try await reading { db in try db.fetches(shortIDEndingWith: end, limit: limit) }
+    }
+
+    public nonisolated(nonsending) func sessions(shortIDEndingWith end: String, limit: Int) async throws -> [Session] {
+        try await reading { db in try db.sessions(shortIDEndingWith: end, limit: limit) }
+    }
+
     public nonisolated(nonsending) func fetch(idPrefix prefix: String) async throws -> Fetch {
         try await reading { db in try db.fetch(idPrefix: prefix) }
     }

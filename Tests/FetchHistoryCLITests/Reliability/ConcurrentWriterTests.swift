@@ -28,7 +28,7 @@ extension ReliabilityTests {
             for writer in 0..<processes {
                 children.append(try await sandbox.start(
                     "fetch", "--source", server.url("/writer-\(writer)"), "--count", "\(fetchesEach)", "--interval", "0",
-                    "--format", "json"
+                    "--format", "jsonl"
                 ))
             }
             var results: [CLIResult] = []

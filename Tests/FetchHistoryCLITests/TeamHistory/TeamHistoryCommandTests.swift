@@ -21,6 +21,8 @@ struct TeamHistoryCommandTests {
             ["stats", "--by", "source", "--grep", "busy", "--format", "json"], ["stats", "--by", "hour", "--format", "json"],
             ["stats", "--by", "outcome", "--since", "2026-11-21", "--format", "json"],
             ["show", "00000008"], ["show", Ids.fetch(2), "--format", "json"], ["sessions", "--format", "json"],
+            ["show", "0008"], ["show", "5e550002"], ["show", "5e550002", "--format", "json"],
+            ["list", "--session", "0002", "--format", "jsonl"],
             ["prune", "--keep", "3", "--dry-run"], ["prune", "--before", "2026-11-22", "--dry-run"],
         ]
         for command in commands {
