@@ -34,7 +34,7 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp("Where numbers come from: 'random' (built in) or an http(s) URL.", valueName: "random|URL"))
+    @Option(help: ArgumentHelp("Where values come from: 'random' (built in) or an http(s) URL answering JSON or a number.", valueName: "random|URL"))
     var source = "random"
 
     // .unconditional: a value that starts with '-' is still this option's
@@ -106,7 +106,8 @@ struct FetchCommand: AsyncParsableCommand {
         }
         let store = try database.openForWriting(for: "fetch")
         let recorder = try await HistoryRecorder(store: store, source: recordedSource)
-        let viewState = FetchViewState(client: client, recorder: recorder, timeout: timeout?.duration)
+        // Values, not numbers: the HTTP source records any JSON answer.
+        let viewState = FetchViewState(recorder: recorder, timeout: timeout?.duration, fetchAnswer: { try await client.fetchValue() })
         let output = OutputStream.standardOutput()
         let table = FetchTable(color: Terminal.wantsColor(database.color) && format == .text)
         let progress = ProgressLine(total: count, interval: interval.duration, recording: viewState.recording)
