@@ -233,5 +233,19 @@ import FoundationNetworking
     ])
     func secretsAreReplaced(_ original: String, _ redacted: String) throws {
         #expect(RedactedURL(try #require(URL(string: original))).description == redacted)
+        // Read as text, not parsed as a URL, it hides the same
+        #expect(RedactedURL(text: original).description == redacted)
+    }
+
+    @Test(arguments: [
+        ("bob:pw@host/n", "***:***@host/n"),
+        ("bob@host:80", "***@host:80"),
+        ("bob:p/w@host/n?token=t", "***:***@host/n?token=***"),
+        ("http://bob:p@ss w@h/n#key=k", "http://***:***@h/n#key=***"),
+        ("127.0.0.1:8765", "127.0.0.1:8765"),
+        ("Random", "Random"),
+    ])
+    func secretsInTextThatIsNoURLAreReplacedToo(_ original: String, _ redacted: String) {
+        #expect(RedactedURL(text: original).description == redacted)
     }
 }

@@ -70,11 +70,7 @@ struct FetchCommand: AsyncParsableCommand {
         guard count >= 1 else { throw ValidationError("--count must be 1 or more, not \(count)") }
         if let timeout, timeout.duration <= .zero { throw ValidationError("--timeout must be longer than 0") }
         if httpURL == nil {
-            guard source == RandomNumberClient.sourceName else {
-                // Redacted: a mistyped URL may still carry a token.
-                let shown = URL(string: source).map { RedactedURL($0).description } ?? "that value"
-                throw ValidationError("--source must be 'random' or an http:// or https:// URL with a host, not \(shown)")
-            }
+            guard source == RandomNumberClient.sourceName else { throw ValidationError(Self.refusal(ofSource: source)) }
         } else if latency != nil {
             throw ValidationError("--latency applies to the random source only")
         }
