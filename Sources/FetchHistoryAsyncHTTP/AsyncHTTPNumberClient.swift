@@ -8,7 +8,7 @@ import NIOPosix
 import NIOSSL
 
 /// The HTTP source on SwiftNIO: `HTTPNumberClient`'s behaviour — the same
-/// numbers read from the same bodies, the same size cap, the same errors in
+/// numbers and values read from the same bodies, the same size cap, the same errors in
 /// the same words, cancellation as `CancellationError` — on
 /// AsyncHTTPClient, whose wait for an answer sleeps in `epoll_wait`.
 /// URLSession on Linux drives libcurl from timers instead: a fetch waiting
@@ -54,14 +54,31 @@ public actor AsyncHTTPNumberClient: APIClient {
     }
 
     public func fetchAnswer() async throws -> SourceAnswer<Int> {
+        let (body, response) = try await successfulBody()
+        guard let value = NumberBody.number(in: body.data) else { throw HTTPFetchError.notANumber(body.data, response) }
+        return SourceAnswer(value: value, response: response)
+    }
+
+    /// The answer as the history records it: any JSON value, or an integer
+    /// in plain text (see `NumberBody.value(in:)`).
+    public func fetchValue() async throws -> SourceAnswer<FetchValue> {
+        let (body, response) = try await successfulBody()
+        guard let value = NumberBody.value(in: body.data) else {
+            throw HTTPFetchError.notJSON(body.data, contentType: body.contentType, response)
+        }
+        return SourceAnswer(value: value, response: response)
+    }
+
+    /// The body of a 2xx answer, and what is recorded of it.
+    private func successfulBody() async throws -> (DownloadedBody, SourceResponse) {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         request.headers.add(name: "Accept", value: "application/json, text/plain;q=0.9, */*;q=0.1")
         request.headers.add(name: "User-Agent", value: "fetch-history")
         let host = url.host ?? "the server"
-        let (body, status): ([UInt8], Int)
+        let body: DownloadedBody
         do {
-            (body, status) = try await download(request)
+            body = try await download(request)
         } catch let error as HTTPFetchError {
             throw error
         } catch {
@@ -70,17 +87,14 @@ public actor AsyncHTTPNumberClient: APIClient {
             }
             throw HTTPFetchError.transport(Self.sentence(error, host: host))
         }
-        let response = SourceResponse(status: status, bytes: body.count)
-        guard (200...299).contains(status) else { throw HTTPFetchError.status(response) }
-        guard let value = NumberBody.number(in: Data(body)) else {
-            let text = String(decoding: body.prefix(4 * 80), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw HTTPFetchError.notANumber(preview: String(text.prefix(80)), response)
-        }
-        return SourceAnswer(value: value, response: response)
+        let response = SourceResponse(status: body.status, bytes: body.data.count)
+        guard (200...299).contains(body.status) else { throw HTTPFetchError.status(response) }
+        return (body, response)
     }
 
-    /// The body, read as it arrives and no further than the cap, and the status.
-    private func download(_ request: HTTPClientRequest) async throws -> ([UInt8], Int) {
+    /// The body, read as it arrives and no further than the cap, the status
+    /// and the Content-Type.
+    private func download(_ request: HTTPClientRequest) async throws -> DownloadedBody {
         let response = try await Self.client.execute(request, timeout: .hours(24 * 365))
         let status = Int(response.status.code)
         var body: [UInt8] = []
@@ -91,7 +105,7 @@ public actor AsyncHTTPNumberClient: APIClient {
                 throw HTTPFetchError.bodyTooLarge(limit: maximumBytes, SourceResponse(status: status, bytes: body.count))
             }
         }
-        return (body, status)
+        return DownloadedBody(data: Data(body), status: status, contentType: response.headers.first(name: "Content-Type"))
     }
 
     /// A transport failure in the words `HTTPNumberClient` uses, naming

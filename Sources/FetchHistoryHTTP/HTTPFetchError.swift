@@ -11,8 +11,13 @@ public enum HTTPFetchError: Error, Equatable, LocalizedError, SourceResponseErro
     /// The server answered with a status outside 200…299.
     case status(SourceResponse)
     /// A 2xx body that is not an integer, a JSON number, or an object with a
-    /// numeric `number` or `value`. Holds the body's first 80 characters.
+    /// numeric `number` or `value`, asked for as a number (`fetchAnswer()`).
+    /// Holds the body's first 80 characters, made safe to print.
     case notANumber(preview: String, SourceResponse)
+    /// A 2xx body that is neither JSON nor an integer in plain text, asked
+    /// for as any value (`fetchValue()`). Holds the body's first 80
+    /// characters and its Content-Type, if it had one, made safe to print.
+    case notJSON(preview: String, contentType: String?, SourceResponse)
     /// The body passed the size cap; reading stopped there.
     case bodyTooLarge(limit: Int, SourceResponse)
     /// The request never got a response: refused, unknown host, TLS, …
@@ -22,6 +27,9 @@ public enum HTTPFetchError: Error, Equatable, LocalizedError, SourceResponseErro
         switch self {
         case .status(let response): "HTTP \(response.status)"
         case .notANumber(let preview, _): "response is not a number: \"\(preview)\""
+        case .notJSON(let preview, let contentType, let response):
+            (response.bytes == 0 ? "response is empty" : "response is neither JSON nor a number: \"\(preview)\"")
+                + (contentType.map { " (Content-Type: \($0))" } ?? "")
         case .bodyTooLarge(let limit, _): "response is larger than \(Self.format(bytes: limit))"
         case .transport(let message): message
         }
@@ -29,9 +37,27 @@ public enum HTTPFetchError: Error, Equatable, LocalizedError, SourceResponseErro
 
     public var response: SourceResponse? {
         switch self {
-        case .status(let response), .notANumber(_, let response), .bodyTooLarge(_, let response): response
+        case .status(let response), .notANumber(_, let response), .notJSON(_, _, let response),
+             .bodyTooLarge(_, let response): response
         case .transport: nil
         }
+    }
+
+    /// A body that is not a number, as `notANumber` says it.
+    package static func notANumber(_ body: some Collection<UInt8>, _ response: SourceResponse) -> HTTPFetchError {
+        .notANumber(preview: preview(of: body), response)
+    }
+
+    /// A body that is neither JSON nor a number, as `notJSON` says it.
+    package static func notJSON(_ body: some Collection<UInt8>, contentType: String?, _ response: SourceResponse) -> HTTPFetchError {
+        .notJSON(preview: preview(of: body), contentType: contentType.map { String($0.prefix(80)).terminalSafe }, response)
+    }
+
+    /// The body's first 80 characters, without the white space around them:
+    /// a server's text, so control characters are shown as escapes.
+    private static func preview(of body: some Collection<UInt8>) -> String {
+        let text = String(decoding: body.prefix(4 * 80), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(text.prefix(80)).terminalSafe
     }
 
     /// A transport failure in words, naming the host but not the rest of the URL.

@@ -5,17 +5,21 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// The HTTP source: GETs a URL and reads a number from the body.
+/// The HTTP source: GETs a URL and reads the answer from the body.
 ///
-/// A 2xx body succeeds when it is an integer (white space around it
-/// allowed), a JSON number with no fraction, or a JSON object with a numeric
-/// `number` or `value`. Anything else fails with an `HTTPFetchError`. The
-/// body is read as it arrives and the request is cancelled once it passes
-/// `maximumBytes`, so a huge or endless body costs at most that much memory.
+/// `fetchValue()` takes any JSON answer, or an integer in plain text, as
+/// the history records it; `fetchAnswer()`, for a screen of numbers, a body
+/// that is an integer (white space around it allowed), a JSON number with no
+/// fraction, or a JSON object with a numeric `number` or `value` (see
+/// `NumberBody`). Anything else, and a status outside 2xx, fails with an
+/// `HTTPFetchError`. The body is read as it arrives and the request is
+/// cancelled once it passes `maximumBytes`, so a huge or endless body costs
+/// at most that much memory.
 ///
 /// ```swift
 /// let client = HTTPNumberClient(url: URL(string: "https://example.com/number")!)
 /// let answer = try await client.fetchAnswer()   // value, status, size
+/// let value = try await client.fetchValue()     // {"id":7,"name":"Ada"}, status, size
 /// ```
 ///
 /// Cancelling the calling task cancels the request and throws
@@ -49,21 +53,34 @@ public actor HTTPNumberClient: APIClient {
     }
 
     public func fetchAnswer() async throws -> SourceAnswer<Int> {
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
-        request.setValue("application/json, text/plain;q=0.9, */*;q=0.1", forHTTPHeaderField: "Accept")
-        request.setValue("fetch-history", forHTTPHeaderField: "User-Agent")
-        let (body, status) = try await download(request)
-        let response = SourceResponse(status: status, bytes: body.count)
-        guard (200...299).contains(status) else { throw HTTPFetchError.status(response) }
-        guard let value = NumberBody.number(in: body) else {
-            let text = String(decoding: body.prefix(4 * 80), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw HTTPFetchError.notANumber(preview: String(text.prefix(80)), response)
+        let (body, response) = try await successfulBody()
+        guard let value = NumberBody.number(in: body.data) else { throw HTTPFetchError.notANumber(body.data, response) }
+        return SourceAnswer(value: value, response: response)
+    }
+
+    /// The answer as the history records it: any JSON value, or an integer
+    /// in plain text (see `NumberBody.value(in:)`).
+    public func fetchValue() async throws -> SourceAnswer<FetchValue> {
+        let (body, response) = try await successfulBody()
+        guard let value = NumberBody.value(in: body.data) else {
+            throw HTTPFetchError.notJSON(body.data, contentType: body.contentType, response)
         }
         return SourceAnswer(value: value, response: response)
     }
 
-    private func download(_ request: URLRequest) async throws -> (Data, Int) {
+    /// The body of a 2xx answer, and what is recorded of it.
+    private func successfulBody() async throws -> (DownloadedBody, SourceResponse) {
+        var request = URLRequest(url: url)
+        request.httpMethod = "GET"
+        request.setValue("application/json, text/plain;q=0.9, */*;q=0.1", forHTTPHeaderField: "Accept")
+        request.setValue("fetch-history", forHTTPHeaderField: "User-Agent")
+        let body = try await download(request)
+        let response = SourceResponse(status: body.status, bytes: body.data.count)
+        guard (200...299).contains(body.status) else { throw HTTPFetchError.status(response) }
+        return (body, response)
+    }
+
+    private func download(_ request: URLRequest) async throws -> DownloadedBody {
         let collector = BodyCollector(limit: maximumBytes)
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
@@ -86,6 +103,20 @@ public actor HTTPNumberClient: APIClient {
     }
 }
 
+/// What a request brought: the body (up to the cap), the status and the
+/// Content-Type, if any. Both HTTP clients read answers from it.
+package struct DownloadedBody: Sendable {
+    package var data = Data()
+    package var status = 0
+    package var contentType: String?
+
+    package init(data: Data = Data(), status: Int = 0, contentType: String? = nil) {
+        self.data = data
+        self.status = status
+        self.contentType = contentType
+    }
+}
+
 /// Collects one data task's body up to a limit and resumes the waiting
 /// fetch when the task completes.
 ///
@@ -95,12 +126,11 @@ public actor HTTPNumberClient: APIClient {
 /// outcome is then kept for `start`, or the fetch would wait forever.
 final class BodyCollector: NSObject, URLSessionDataDelegate, Sendable {
     private struct State {
-        var body = Data()
-        var status = 0
+        var body = DownloadedBody()
         var overflowed = false
-        var continuation: CheckedContinuation<(Data, Int), any Error>?
+        var continuation: CheckedContinuation<DownloadedBody, any Error>?
         /// The outcome of a task that completed before `start`.
-        var early: Result<(Data, Int), any Error>?
+        var early: Result<DownloadedBody, any Error>?
     }
 
     private let limit: Int
@@ -110,8 +140,8 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, Sendable {
         self.limit = limit
     }
 
-    func start(_ continuation: CheckedContinuation<(Data, Int), any Error>) {
-        let early = state.withLock { state -> Result<(Data, Int), any Error>? in
+    func start(_ continuation: CheckedContinuation<DownloadedBody, any Error>) {
+        let early = state.withLock { state -> Result<DownloadedBody, any Error>? in
             if state.early == nil { state.continuation = continuation }
             return state.early
         }
@@ -122,15 +152,19 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        state.withLock { $0.status = (response as? HTTPURLResponse)?.statusCode ?? 0 }
+        let response = response as? HTTPURLResponse
+        state.withLock { state in
+            state.body.status = response?.statusCode ?? 0
+            state.body.contentType = response?.value(forHTTPHeaderField: "Content-Type")
+        }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let overflowed = state.withLock { state -> Bool in
             guard !state.overflowed else { return false }
-            state.body.append(data)
-            if state.body.count > limit {
+            state.body.data.append(data)
+            if state.body.data.count > limit {
                 state.overflowed = true
                 return true
             }
@@ -140,16 +174,16 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, result) = state.withLock { state -> (CheckedContinuation<(Data, Int), any Error>?, Result<(Data, Int), any Error>) in
+        let (continuation, result) = state.withLock { state -> (CheckedContinuation<DownloadedBody, any Error>?, Result<DownloadedBody, any Error>) in
             defer { state.continuation = nil }
-            let result: Result<(Data, Int), any Error>
+            let result: Result<DownloadedBody, any Error>
             if state.overflowed {
-                let response = SourceResponse(status: state.status, bytes: state.body.count)
+                let response = SourceResponse(status: state.body.status, bytes: state.body.data.count)
                 result = .failure(HTTPFetchError.bodyTooLarge(limit: limit, response))
             } else if let error {
                 result = .failure(error)
             } else {
-                result = .success((state.body, state.status))
+                result = .success(state.body)
             }
             if state.continuation == nil { state.early = result }
             return (state.continuation, result)

@@ -14,6 +14,11 @@ import FoundationEssentials
 /// try value.decoded(as: User.self)         // User(id: 1, name: "Ada")
 /// let number: FetchValue = 42              // integer literals work too
 /// ```
+///
+/// A `FetchValue` is itself `Codable`, so a source may answer JSON it does
+/// not know the type of (the HTTP source does): recorded as a fetch's value
+/// or decoded as one, it keeps its text exactly. Through another coder it
+/// goes as the JSON value it holds (numbers as `Int` or `Double`).
 public struct FetchValue: Hashable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral {
     /// The value as compact JSON text.
     public let json: String
@@ -31,10 +36,15 @@ public struct FetchValue: Hashable, Sendable, CustomStringConvertible, Expressib
         self.init(value)
     }
 
-    /// The JSON text `value` encodes to (keys sorted, slashes unescaped).
+    /// The JSON text `value` encodes to (keys sorted, slashes unescaped); a
+    /// `FetchValue` is taken as it is.
     public init<Value: Encodable>(encoding value: Value) throws(FetchValueError) {
         if let integer = value as? Int {
             self.init(integer)
+            return
+        }
+        if let value = value as? FetchValue {
+            self = value
             return
         }
         let encoder = JSONEncoder()
@@ -46,9 +56,10 @@ public struct FetchValue: Hashable, Sendable, CustomStringConvertible, Expressib
         }
     }
 
-    /// The value decoded from its JSON as `type`.
+    /// The value decoded from its JSON as `type`; as a `FetchValue`, itself.
     public func decoded<Value: Decodable>(as type: Value.Type = Value.self) throws(FetchValueError) -> Value {
         if Value.self == Int.self, let integer { return integer as! Value }
+        if let value = self as? Value { return value }
         do {
             return try JSONDecoder().decode(Value.self, from: Data(json.utf8))
         } catch {
@@ -82,6 +93,19 @@ public struct FetchValue: Hashable, Sendable, CustomStringConvertible, Expressib
     }
 
     public var description: String { json }
+}
+
+extension FetchValue: Codable {
+    /// Any JSON value, from a decoder other than the value's own: its text
+    /// is the value encoded again (keys sorted).
+    public init(from decoder: any Decoder) throws {
+        self = try FetchValue(encoding: JSONValue(from: decoder))
+    }
+
+    /// The JSON value it holds, to an encoder other than the value's own.
+    public func encode(to encoder: any Encoder) throws {
+        try decoded(as: JSONValue.self).encode(to: encoder)
+    }
 }
 
 /// A value could not be turned into JSON, or JSON into the value's type.

@@ -38,6 +38,38 @@ public struct RedactedURL: Hashable, Sendable, CustomStringConvertible {
         description = components.string ?? "\(url.scheme ?? "url"):***"
     }
 
+    /// `text`, meant as a URL but perhaps not one, with what may be secret
+    /// replaced as `init(_:)` replaces it: the user name and password (all
+    /// before the last `@` ahead of the query, so a password holding `/` is
+    /// hidden too), and secret-looking query and fragment parameters. For
+    /// refusing a value: `user:pw@host/n`, without a scheme, parses as a URL
+    /// whose scheme is `user` and whose password is in its path.
+    ///
+    /// ```swift
+    /// RedactedURL(text: "bob:pw@host/n?token=abc").description   // "***:***@host/n?token=***"
+    /// ```
+    package init(text: String) {
+        var rest = Substring(text)
+        var fragment: Substring?
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = rest[rest.index(after: hash)...]
+            rest = rest[..<hash]
+        }
+        var query: Substring?
+        if let mark = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
+        }
+        let authorityStart = rest.firstRange(of: "://")?.upperBound ?? rest.startIndex
+        if let at = rest[authorityStart...].lastIndex(of: "@") {
+            let userInfo = rest[authorityStart..<at]
+            rest = rest[..<authorityStart] + (userInfo.contains(":") ? "***:***" : "***") + rest[at...]
+        }
+        description = String(rest)
+            + (query.map { "?" + Self.redactParameters(String($0)) } ?? "")
+            + (fragment.map { "#" + Self.redactParameters(String($0)) } ?? "")
+    }
+
     /// Replaces the values of secret-looking `name=value` pairs in an
     /// `&`-separated, percent-encoded list, leaving everything else as it was.
     static func redactParameters(_ list: String) -> String {

@@ -254,6 +254,30 @@ struct FetchRecordReaderTests {
         #expect(error == ImportError(line: 2, column: 3, record: 2, message: "the record starting here is longer than 16 MiB"))
     }
 
+    @Test(arguments: [3, 7, 64, FetchRecordReader.defaultChunkSize])
+    func inputThatIsNoExportAndAnExportCutShortAreToldApartWhateverTheChunkSize(chunkSize: Int) async throws {
+        // Given a TSV header, text, and an export cut inside its second record and inside its array
+        let tsv = Data("id\tsession\tsource\tstartedAt\n1\t2\t3\t4\n".utf8)
+        let text = Data("no export here\n".utf8)
+        let lines = Self.jsonl(Self.fetches)
+        let cutLine = lines.prefix(lines.firstIndex(of: UInt8(ascii: "\n"))! + 20)
+        let array = Self.jsonArray(Self.fetches)
+        let cutArray = array.prefix(array.firstRange(of: Data("},".utf8))!.upperBound)
+
+        // When each is read, a few bytes at a time and at once
+        let errors = await runOnDedicatedThread {
+            [tsv, text, cutLine, cutArray].map { Self.importError($0, chunkSize: chunkSize) }
+        }
+
+        // Then the first two are no export, named for what they are; the others are cut short
+        #expect(errors.map { $0?.problem } == [.notAnExport, .notAnExport, .cutShort, .cutShort])
+        #expect(errors[0]?.description.hasPrefix("not a fetch-history export: its first line is a TSV header (id, session, source, …); ") == true)
+        #expect(errors[1]?.description.hasPrefix(#"not a fetch-history export: its first line is text ("no export here"); "#) == true)
+        #expect(errors[2] == ImportError(
+            line: 2, column: 1, record: 2, message: "the input ends inside this record, as if it was cut short", problem: .cutShort))
+        #expect(errors[3]?.message == "the input ends inside the JSON array, after record 1, as if it was cut short")
+    }
+
     @Test func theReaderKnowsTheKeysTheExportWritesInTheirOrder() throws {
         // Given the keys of a written record, in order
         var written: [String] = []

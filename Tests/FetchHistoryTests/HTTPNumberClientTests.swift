@@ -83,6 +83,46 @@ import FoundationNetworking
         #expect(error?.errorDescription == "response is not a number: \"\(body.trimmingCharacters(in: .whitespaces))\"")
     }
 
+    @Test(arguments: [
+        ("3.5", "3.5"), (#"{"value": 3.5}"#, "3.5"), (#"{"number": 5, "value": 6}"#, "5"), (" 42\n", "42"), ("+7", "7"),
+        (#"{ "id" : 1, "name" : "A  B" }"#, #"{"id":1,"name":"A  B"}"#), (#"{"count": 5}"#, #"{"count":5}"#),
+        (#"{"number": "5"}"#, #"{"number":"5"}"#), ("[1, [2]]", "[1,[2]]"), (#""text""#, #""text""#),
+        ("true", "true"), ("null", "null"), ("1e16", "1e16"), ("42.0", "42.0"),
+    ])
+    func fetchValueTakesAnyJSONAnswerAsWrittenAndAPlainTextInteger(_ body: String, _ json: String) async throws {
+        // Given a stub answering `body`
+        let stub = URLProtocolStub { _ in .ok(body) }
+        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration)
+
+        // When the client fetches a value
+        let answer = try await withTimeout { try await client.fetchValue() }
+
+        // Then it is the JSON the body holds, white space between tokens dropped, with the status and size
+        #expect(answer.value.json == json)
+        #expect(answer.response == SourceResponse(status: 200, bytes: body.utf8.count))
+    }
+
+    @Test(arguments: [
+        ("hello", "text/plain", #"response is neither JSON nor a number: "hello" (Content-Type: text/plain)"#),
+        ("42 43", nil, #"response is neither JSON nor a number: "42 43""#),
+        ("{\"a\":1,\"a\":2}", "application/json", #"response is neither JSON nor a number: "{"a":1,"a":2}" (Content-Type: application/json)"#),
+        ("\u{1B}]0;pwned\u{07}", "text/x\u{1B}", #"response is neither JSON nor a number: "\x1b]0;pwned\x07" (Content-Type: text/x\x1b)"#),
+        ("", "text/plain", "response is empty (Content-Type: text/plain)"),
+    ] as [(String, String?, String)])
+    func fetchValueRefusesABodyThatIsNeitherJSONNorANumberNamingWhatCame(_ body: String, _ type: String?, _ message: String) async {
+        // Given a stub answering `body` with that Content-Type
+        let stub = URLProtocolStub { _ in .respond(status: 200, body: Data(body.utf8), headers: type.map { ["Content-Type": $0] } ?? [:]) }
+        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration)
+
+        // When the client fetches a value, then it fails with one sentence naming what came, safe to print
+        await #expect {
+            _ = try await withTimeout { try await client.fetchValue() }
+        } throws: { error in
+            (error as? HTTPFetchError)?.errorDescription == message
+                && (error as? HTTPFetchError)?.response == SourceResponse(status: 200, bytes: body.utf8.count)
+        }
+    }
+
     @Test func thePreviewIsTheFirstEightyCharacters() async {
         let body = String(repeating: "abcdefghij", count: 20)
         let error = await failure(for: .ok(body))
@@ -193,5 +233,19 @@ import FoundationNetworking
     ])
     func secretsAreReplaced(_ original: String, _ redacted: String) throws {
         #expect(RedactedURL(try #require(URL(string: original))).description == redacted)
+        // Read as text, not parsed as a URL, it hides the same
+        #expect(RedactedURL(text: original).description == redacted)
+    }
+
+    @Test(arguments: [
+        ("bob:pw@host/n", "***:***@host/n"),
+        ("bob@host:80", "***@host:80"),
+        ("bob:p/w@host/n?token=t", "***:***@host/n?token=***"),
+        ("http://bob:p@ss w@h/n#key=k", "http://***:***@h/n#key=***"),
+        ("127.0.0.1:8765", "127.0.0.1:8765"),
+        ("Random", "Random"),
+    ])
+    func secretsInTextThatIsNoURLAreReplacedToo(_ original: String, _ redacted: String) {
+        #expect(RedactedURL(text: original).description == redacted)
     }
 }

@@ -171,3 +171,42 @@ extension LosslessValueTests {
         }
     }
 }
+
+extension LosslessValueTests {
+    struct Reading: Codable, Equatable, Sendable {
+        var at: Int
+        var raw: FetchValue
+    }
+
+    @MainActor
+    @Test func aFetchValueAnswerIsRecordedAndDecodedAsItsTextExactly() async throws {
+        // Given a source answering FetchValues whose text no Swift type keeps: keys out of
+        // order, a number beyond Double, a trailing zero
+        let answers = [#"{"z":1,"a":2}"#, "1e400", "2.50"].map { FetchValue(validJSON: $0) }
+        for answer in answers {
+            // When a view state of FetchValues records it, and it is decoded again as a FetchValue
+            let recorder = try await HistoryRecorder.inMemory()
+            let viewState = FetchViewState(recorder: recorder, clock: ManualClock(), fetchAnswer: { SourceAnswer(value: answer) })
+            try await viewState.fetch()
+
+            // Then the recorded value is that text, byte for byte, and so is the value decoded
+            #expect(try await recorder.timeline() == [.started(at: .zero), .ended(.succeeded(answer), at: .zero)])
+            #expect(try answer.decoded(as: FetchValue.self).json == answer.json)
+            #expect(viewState.value == answer)
+        }
+    }
+
+    @Test func throughAnotherCoderAFetchValueGoesAsTheJSONValueItHolds() throws {
+        // Given a type holding a FetchValue among its fields
+        let reading = Reading(at: 3, raw: FetchValue(validJSON: #"{"b":[1,"two",null],"a":2.5}"#))
+
+        // When it is encoded and decoded by Foundation's coders
+        let data = try JSONEncoder().encode(reading)
+        let decoded = try JSONDecoder().decode(Reading.self, from: data)
+
+        // Then the value comes back as the same JSON value (its keys sorted)
+        #expect(decoded.at == 3)
+        #expect(decoded.raw.json == #"{"a":2.5,"b":[1,"two",null]}"#)
+        #expect(decoded.raw.isSameValue(as: reading.raw))
+    }
+}

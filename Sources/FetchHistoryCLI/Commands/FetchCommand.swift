@@ -35,7 +35,7 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp("Where numbers come from: 'random' (built in) or an http(s) URL.", valueName: "random|URL"))
+    @Option(help: ArgumentHelp("Where values come from: 'random' (built in) or an http(s) URL answering JSON or a number.", valueName: "random|URL"))
     var source = "random"
 
     // .unconditional: a value that starts with '-' is still this option's
@@ -71,11 +71,7 @@ struct FetchCommand: AsyncParsableCommand {
         guard count >= 1 else { throw ValidationError("--count must be 1 or more, not \(count)") }
         if let timeout, timeout.duration <= .zero { throw ValidationError("--timeout must be longer than 0") }
         if httpURL == nil {
-            guard source == RandomNumberClient.sourceName else {
-                // Redacted: a mistyped URL may still carry a token.
-                let shown = URL(string: source).map { RedactedURL($0).description } ?? "that value"
-                throw ValidationError("--source must be 'random' or an http:// or https:// URL with a host, not \(shown)")
-            }
+            guard source == RandomNumberClient.sourceName else { throw ValidationError(Self.refusal(ofSource: source)) }
         } else if latency != nil {
             throw ValidationError("--latency applies to the random source only")
         }
@@ -107,7 +103,8 @@ struct FetchCommand: AsyncParsableCommand {
         }
         let store = try database.openForWriting(for: "fetch")
         let recorder = try await HistoryRecorder(store: store, source: recordedSource)
-        let viewState = FetchViewState(client: client, recorder: recorder, timeout: timeout?.duration)
+        // Values, not numbers: the HTTP source records any JSON answer.
+        let viewState = FetchViewState(recorder: recorder, timeout: timeout?.duration, fetchAnswer: { try await client.fetchValue() })
         let output = OutputStream.standardOutput()
         let table = FetchTable(color: Terminal.wantsColor(database.color) && format == .text, source: recordedSource)
         let progress = ProgressLine(total: count, interval: interval.duration, recording: viewState.recording)

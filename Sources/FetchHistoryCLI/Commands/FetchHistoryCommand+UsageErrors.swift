@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchHistory
 
 // How a refused command line is reported: argument-parser's text, which
 // starts `error: ` (`_errorPrefix`), completed where it cannot say why.

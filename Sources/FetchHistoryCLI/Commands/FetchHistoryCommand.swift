@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import FetchHistory
 import FoundationEssentials
 
 /// The `fetch-history` command: records fetches and reads the history back.

@@ -26,7 +26,8 @@ struct LiveReplay {
         let recorder = HistoryRecorder(store: store, session: liveSession)
         let liveID = liveSession.id
         let clock = ContinuousClock()
-        let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: plan.timeout)
+        // Values, as `fetch` records them: the HTTP source answers any JSON.
+        let viewState = FetchViewState(recorder: recorder, clock: clock, timeout: plan.timeout, fetchAnswer: { try await client.fetchValue() })
         try await plan.perform(on: viewState, clock: clock)
 
         let live = try await store.read { db in Array(try db.fetches(matching: HistoryFilter(sessionID: liveID)).reversed()) }

@@ -38,7 +38,9 @@ public struct FetchRecordReader {
     }
 
     /// Calls `body` with each record's fetch in order; reads the input
-    /// once. Throws `ImportError` for input that is not a valid export,
+    /// once. Throws `ImportError` for input that is not a valid export (its
+    /// `problem` says whether it is no export at all, one cut short, or a
+    /// record that is not what `export` writes),
     /// `InputReadError` when reading fails, and what `body` throws as it is.
     public func forEach(_ body: (Fetch) throws -> Void) throws {
         try forEachRecord { record in try body(record.fetch) }
@@ -67,6 +69,7 @@ public struct FetchRecordReader {
         if first == UInt8(ascii: "[") {
             try stream.readArray(body)
         } else {
+            if first != UInt8(ascii: "{") { try stream.refuseUnlessJSON() }
             try stream.readLines(body)
         }
     }

@@ -213,34 +213,7 @@ struct RecordFields {
     /// may have fetched null itself).
     private func fetchValue(_ key: RecordKey, keepingNull: Bool) -> FetchValue? {
         guard let token = slots[key.rawValue], token.kind != .null || keepingNull else { return nil }
-        let json = switch token.kind {
-        case .null: "null"
-        case .string: String(decoding: bytes[(token.start - 1)..<(token.end + 1)], as: UTF8.self)
-        case .object, .array: Self.compacted(text(of: token))
-        case .number, .bool: String(decoding: text(of: token), as: UTF8.self)
-        }
-        return FetchValue(validJSON: json)
-    }
-
-    /// `json` (one valid value) without white space outside its strings.
-    private static func compacted(_ json: ArraySlice<UInt8>) -> String {
-        var compact: [UInt8] = []
-        compact.reserveCapacity(json.count)
-        var isInString = false
-        var isEscaped = false
-        for byte in json {
-            if isInString {
-                if isEscaped { isEscaped = false }
-                else if byte == UInt8(ascii: "\\") { isEscaped = true }
-                else if byte == UInt8(ascii: "\"") { isInString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                isInString = true
-            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
-                continue
-            }
-            compact.append(byte)
-        }
-        return String(decoding: compact, as: UTF8.self)
+        return FetchValue(token, in: bytes)
     }
 
     private func integer(_ key: RecordKey) throws(RecordError) -> Int64? {

@@ -21,12 +21,14 @@ struct RecordStream {
             position += 1
         } else {
             while true {
-                _ = try nextByte(skippingNewlines: true)
+                guard try nextByte(skippingNewlines: true) != nil else { throw cutShortInArray() }
                 try record(body)
-                if try nextByte(skippingNewlines: true) == UInt8(ascii: ",") {
+                let after = try nextByte(skippingNewlines: true)
+                if after == UInt8(ascii: ",") {
                     position += 1
                     continue
                 }
+                guard after != nil else { throw cutShortInArray() }
                 var parser = JSONParser(bytes: input.bytes, from: position)
                 do {
                     try parser.expect("]", "',' or ']' after a record")
@@ -40,6 +42,28 @@ struct RecordStream {
         if try nextByte(skippingNewlines: true) != nil {
             throw importError(at: position, "unexpected text after the closing ']'")
         }
+    }
+
+    /// Refuses input whose first line, at `position`, is not one JSON value
+    /// (an export's first byte is `{` or `[`, but a line such as `42` is
+    /// JSON, and `record` says it is not an object): text, TSV, CSV or a
+    /// database is not an export, and is called what it is.
+    mutating func refuseUnlessJSON() throws {
+        // The first line whole, or enough of it to tell, whatever the chunk size.
+        while !input.sourceEnded, !input.bytes[position...].contains(UInt8(ascii: "\n")), input.bytes.count - position < 4096 {
+            _ = try input.refill(keepingFrom: position)
+            position = 0
+        }
+        let bytes = input.bytes
+        var parser = JSONParser(bytes: bytes, from: position)
+        if (try? parser.value()) != nil {
+            parser.skipWhitespace(newlines: false)
+            if parser.isAtEnd || parser.current == UInt8(ascii: "\n") { return }
+        }
+        let lineEnd = bytes[position...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+        var error = importError(at: position, ForeignInput(firstLine: bytes[position..<lineEnd]).message)
+        error.problem = .notAnExport
+        throw error
     }
 
     mutating func readLines(_ body: (ParsedRecord) throws -> Void) throws {
@@ -94,6 +118,11 @@ struct RecordStream {
                     throw importError(at: start, "the record starting here is longer than \(InputBuffer.maximumSize >> 20) MiB", record: recordNumber)
                 }
                 start = 0
+            } catch where error.inputEnded {
+                // Wherever the parser stopped, the record's start is what helps.
+                var error = importError(at: start, "the input ends inside this record, as if it was cut short", record: recordNumber)
+                error.problem = .cutShort
+                throw error
             } catch {
                 throw importError(at: error.offset, error.message, record: recordNumber)
             }
@@ -106,6 +135,14 @@ struct RecordStream {
         }
         let (line, column) = input.lineAndColumn(of: start)
         try body(ParsedRecord(fetch: fetch, number: recordNumber, line: line, column: column))
+    }
+
+    /// The input ended inside the JSON array, after `recordNumber` records.
+    private mutating func cutShortInArray() -> ImportError {
+        let place = recordNumber == 0 ? "before its first record" : "after record \(recordNumber)"
+        var error = importError(at: position, "the input ends inside the JSON array, \(place), as if it was cut short")
+        error.problem = .cutShort
+        return error
     }
 
     private mutating func importError(at offset: Int, _ message: String, record: Int? = nil) -> ImportError {

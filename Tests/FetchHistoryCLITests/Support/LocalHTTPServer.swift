@@ -8,8 +8,8 @@ final class LocalHTTPServer: @unchecked Sendable {
     // Unchecked: `listener` is set once in init; the rest is behind mutexes.
 
     enum Reply: Sendable {
-        /// A status line, Content-Length and the body.
-        case answer(status: Int, body: Data)
+        /// A status line, Content-Type (none when nil), Content-Length and the body.
+        case answer(status: Int, contentType: String? = "text/plain", body: Data)
         /// Never answer; hold the connection until the client closes it or the server stops.
         case hang
     }
@@ -95,8 +95,9 @@ final class LocalHTTPServer: @unchecked Sendable {
                     if read(connection, &buffer, buffer.count) <= 0 { return }
                 }
             }
-        case .answer(let status, let body):
-            let head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\nContent-Type: text/plain\r\n"
+        case .answer(let status, let contentType, let body):
+            let head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\n"
+                + (contentType.map { "Content-Type: \($0)\r\n" } ?? "")
                 + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
             var bytes = Data(head.utf8)
             bytes.append(body)

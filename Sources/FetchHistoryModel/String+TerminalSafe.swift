@@ -4,7 +4,9 @@ extension String {
     /// and imported files: printed raw, an escape sequence could move the
     /// cursor, retitle the terminal or hide what was printed before it.
     /// Bidirectional overrides are escaped too, so text cannot appear reversed.
-    var terminalSafe: String {
+    /// In the model, so that a message made from such text (an HTTP body, an
+    /// import file's first line) is safe before anything prints it.
+    package var terminalSafe: String {
         guard unicodeScalars.contains(where: Self.isUnsafe) else { return self }
         var safe = ""
         for scalar in unicodeScalars {

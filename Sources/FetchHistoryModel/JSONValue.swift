@@ -1,9 +1,10 @@
-import FetchHistoryModel
+import FoundationEssentials
 
 /// Any JSON value, decoded: what the command-line replay drives the view
-/// state with when it does not know the app's value type, and how two
-/// recorded values are compared (objects by their members, not key order).
-enum JSONValue: Codable, Hashable, Sendable {
+/// state with when it does not know the app's value type, how two recorded
+/// values are compared (objects by their members, not key order), and how a
+/// `FetchValue` goes through a coder other than its own.
+package enum JSONValue: Codable, Hashable, Sendable {
     case null
     case bool(Bool)
     case integer(Int)
@@ -12,7 +13,7 @@ enum JSONValue: Codable, Hashable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -31,7 +32,7 @@ enum JSONValue: Codable, Hashable, Sendable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -48,7 +49,7 @@ enum JSONValue: Codable, Hashable, Sendable {
 extension FetchValue {
     /// Whether the two hold the same JSON value, whatever their spacing or
     /// key order.
-    func isSameValue(as other: FetchValue) -> Bool {
+    package func isSameValue(as other: FetchValue) -> Bool {
         guard self != other else { return true }
         guard let mine = try? decoded(as: JSONValue.self), let theirs = try? other.decoded(as: JSONValue.self) else { return false }
         return mine == theirs
