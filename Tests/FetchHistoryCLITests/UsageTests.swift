@@ -37,11 +37,39 @@ struct UsageTests {
         // When the command line is wrong
         let result = try await sandbox.run(arguments)
 
-        // Then it exits 64, stderr starts with "error:", and no database was created
+        // Then it exits 64, stderr is one "error:" line and one hint naming the command's help
+        // (none for a word that is no command), and no database was created
         #expect(result.status == 64, "\(result)")
-        #expect(result.standardError.hasPrefix("error: "), "\(result)")
+        let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.first?.hasPrefix("error: ") == true, "\(result)")
+        if arguments[0] == "frobnicate" {
+            #expect(lines.count == 1, "\(result)")
+        } else {
+            #expect(Array(lines.dropFirst()) == ["see 'fetch-history \(arguments[0]) --help'"], "\(result)")
+        }
         #expect(result.standardOutput.isEmpty, "\(result)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    }
+
+    @Test(arguments: [60, 80])
+    func helpIsWrappedToTheTerminalUsageLineIncluded(_ columns: Int) async throws {
+        // Given an empty sandbox
+        let sandbox = try Sandbox()
+
+        for subcommand in Self.subcommands {
+            // When a command's help is shown at that width
+            let result = try await sandbox.run([subcommand, "--help"], environment: sandbox.environment(.sandbox, ["COLUMNS": "\(columns)"]))
+
+            // Then no line is wider; fetch's usage (188 characters whole) goes on indented under its first option
+            #expect(result.status == 0, "\(result)")
+            for line in result.lines {
+                #expect(Cells.width(line) <= columns, "\(subcommand) --help at \(columns): \(line)")
+            }
+            if subcommand == "fetch" {
+                let usage = try #require(result.lines.firstIndex { $0.hasPrefix("USAGE: fetch-history fetch [") }, "\(result)")
+                #expect(result.lines[usage + 1].hasPrefix(String(repeating: " ", count: "USAGE: fetch-history fetch ".count) + "["), "\(result)")
+            }
+        }
     }
 
     @Test func theOutcomeErrorListsTheValidOutcomes() async throws {

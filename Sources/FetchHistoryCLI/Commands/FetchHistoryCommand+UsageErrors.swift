@@ -5,25 +5,61 @@ import FetchHistory
 // starts `error: ` (`_errorPrefix`), completed where it cannot say why.
 
 extension FetchHistoryCommand {
-    /// Reports a usage error the way every other error is reported, as
-    /// `error: …`, with the usage after it, and exits 64; a request for
-    /// help or the version prints it and exits 0.
+    /// Reports a usage error the way every other error is reported, as one
+    /// `error: …` line, with one hint after it (`see 'fetch-history list
+    /// --help'`), and exits 64; a request for help or the version prints it,
+    /// its usage line wrapped to the terminal, and exits 0.
     static func fail(_ error: any Error) -> Never {
         let code = exitCode(for: error)
-        guard code != .success else { exit(withError: error) }
+        guard code != .success else {
+            let text = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix("USAGE: ") ? wrappedUsage(String($0), width: Terminal.width ?? 80) : String($0) }
+            print(text.joined(separator: "\n"))
+            ThisProcess.exit(ExitCode.success.rawValue)
+        }
         let given = Array(CommandLine.arguments.dropFirst())
         if let message = unknownCommandMessage(given) {
             StandardError.write("error: \(message)\n")
             ThisProcess.exit(ExitCode.validationFailure.rawValue)
         }
-        var text = fullMessage(for: error)
         // The first line is the prefix and `message(for:)`; the reason ends it.
-        let firstLine = _errorPrefix + message(for: error)
-        if let reason = reason(for: firstLine, given: given), text.hasPrefix(firstLine) {
-            text = firstLine + ": " + reason + text.dropFirst(firstLine.count)
-        }
-        StandardError.write(text + "\n")
+        // argument-parser's usage and help lines after it give way to one hint.
+        var line = _errorPrefix + message(for: error)
+        line = String(line.prefix { $0 != "\n" })
+        if let reason = reason(for: line, given: given) { line += ": " + reason }
+        let command = arguments(given).first.flatMap { commandNames.contains($0) && $0 != "help" ? " " + $0 : nil } ?? ""
+        StandardError.write(line + "\nsee 'fetch-history\(command) --help'\n")
         ThisProcess.exit(code.rawValue)
+    }
+
+    /// A `USAGE: …` line broken between its options to fit `width`, each
+    /// line after the first indented under the command's first option.
+    static func wrappedUsage(_ line: String, width: Int) -> String {
+        // Words, a bracketed group (`[--database <path>]`) being one.
+        var words: [String] = [], word = "", depth = 0
+        for character in line {
+            if character == " ", depth == 0 {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+                continue
+            }
+            if character == "[" || character == "<" { depth += 1 }
+            if character == "]" || character == ">" { depth = max(0, depth - 1) }
+            word.append(character)
+        }
+        if !word.isEmpty { words.append(word) }
+        // `USAGE: fetch-history list`: the words before the first option.
+        let head = words.prefix { !$0.hasPrefix("[") && !$0.hasPrefix("-") && !$0.hasPrefix("<") }
+        let indent = String(repeating: " ", count: head.joined(separator: " ").count + 1)
+        var lines = [head.joined(separator: " ")]
+        for word in words.dropFirst(head.count) {
+            if lines[lines.count - 1].count + 1 + word.count > width, lines[lines.count - 1].count > indent.count {
+                lines.append(indent + word)
+            } else {
+                lines[lines.count - 1] += " " + word
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// "'lst' is not a fetch-history command; did you mean 'list'?", when the

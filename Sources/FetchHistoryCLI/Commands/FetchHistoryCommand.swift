@@ -134,12 +134,10 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
             exit(withError: error)
         } catch let error as ValidationError {
             fail(error)
-        } catch let error as CleanExit {
-            exit(withError: error)
         } catch where exitCode(for: error) == .success {
             // `--help` and `help` run argument-parser's own command, which
-            // "fails" with the help text.
-            exit(withError: error)
+            // "fails" with the help text (`fail` prints it, wrapped).
+            fail(error)
         } catch {
             StandardError.write("error: \(ErrorSentence.describe(error).terminalSafe)\n")
             ThisProcess.exit(1)
