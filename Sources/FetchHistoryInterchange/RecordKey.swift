@@ -3,13 +3,13 @@
 /// The keys of the export record, in the order they are written: the one
 /// list both `FetchJSON` (which writes every one, in this order) and the
 /// import's `RecordFields` (which expects them in this order) go by.
-enum RecordKey: Int, CaseIterable {
+package enum RecordKey: Int, CaseIterable, Sendable {
     case id, session, source, outcome, cancelReason, value, error, startedAt, endedAt, durationMs, status, bytes
     case tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError
     case host
 
     /// The key as written.
-    var name: String {
+    package var name: String {
         switch self {
         case .id: "id"
         case .session: "session"

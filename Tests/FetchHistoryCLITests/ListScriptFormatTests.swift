@@ -81,7 +81,7 @@ struct ListScriptFormatTests {
         let result = try await sandbox.run("list", "--format", format, "--no-header")
 
         #expect(result.status == 64, "\(result)")
-        #expect(result.standardError.hasPrefix("error: --no-header applies to --format table and tsv only, not \(format)"), "\(result)")
+        #expect(result.standardError.hasPrefix("error: --no-header applies to --format table, tsv and csv only, not \(format)"), "\(result)")
         #expect(result.standardOutput.isEmpty)
     }
 

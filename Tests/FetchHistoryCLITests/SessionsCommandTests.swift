@@ -67,7 +67,7 @@ struct SessionsCommandTests {
 
     @Test(arguments: [
         (["sessions", "--limit", "-1"], "--limit must be 0 or more, not -1"),
-        (["sessions", "--format", "json", "--no-header"], "--no-header applies to --format table and tsv only"),
+        (["sessions", "--format", "json", "--no-header"], "--no-header applies to --format table, tsv and csv only"),
     ])
     func aRefusedOptionSaysWhy(_ arguments: [String], _ expected: String) async throws {
         let sandbox = try Sandbox()

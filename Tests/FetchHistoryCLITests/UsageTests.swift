@@ -18,7 +18,7 @@ struct UsageTests {
         ["list", "--limit=-1"],
         ["list", "--since", "yesterday"],
         ["list", "--until", "2026-13-01"],
-        ["list", "--format", "csv"],
+        ["list", "--format", "xlsx"],
         ["export", "--format", "table"],
         ["show"],
         ["import"],

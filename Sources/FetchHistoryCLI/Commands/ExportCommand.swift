@@ -21,7 +21,9 @@ struct ExportCommand: HistoryCommand {
               endedBy, endedByAt  answer, failure, cancel, fetch or timeout; when
               answerValue         what the source answered, or
               answerError         how it failed (replay re-drives a session from these)
-            A field with nothing to say is null. `import` reads both formats back.
+            A field with nothing to say is null. `import` reads json and jsonl back. --fields \
+            id,outcome,durationMs gives those fields only, in that order (json, jsonl, csv); csv \
+            gives each field as one cell (a value as its JSON text), an empty cell for null.
 
             With --output, the file is written under a temporary name and renamed at the end, \
             so a failed export never leaves a half-written file under that name. `--output -` \
@@ -38,8 +40,16 @@ struct ExportCommand: HistoryCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var filters: FilterOptions
 
-    @Option(help: "json (one array) or jsonl (one object per line).")
+    @Option(help: "json (one array), jsonl (one object per line) or csv (RFC 4180, a header line first).")
     var format = ExportFormat.json
+
+    @OptionGroup var fields: FieldsOption
+    @OptionGroup var header: HeaderOption
+
+    func validate() throws {
+        _ = try fields.keys()
+        try header.validate(for: format)
+    }
 
     @Option(
         name: [.customShort("o"), .long],
@@ -67,7 +77,7 @@ struct ExportCommand: HistoryCommand {
     @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws {
         // The history hands over one fetch at a time and has returned before
         // the writer is touched here again: never two threads at once.
-        nonisolated(unsafe) var writer = FetchWriter(output: output, format: format)
+        nonisolated(unsafe) var writer = FetchWriter(output: output, format: format, fields: try fields.keys(), header: !header.noHeader)
         try writer.begin()
         try await history.forEachFetch(matching: filters.filter(in: history)) { try writer.write($0) }
         try writer.end()

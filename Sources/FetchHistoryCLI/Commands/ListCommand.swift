@@ -9,7 +9,10 @@ struct ListCommand: HistoryCommand {
             --format tsv prints one line per fetch with the export's first columns (id, session, source, \
             outcome, cancelReason, value, error, startedAt, endedAt, durationMs, status, bytes), tab-separated; \
             an empty cell is a missing value. In a cell a backslash is written \\\\, a tab \\t, a newline \\n, \
-            a carriage return \\r and any other control character \\xHH.
+            a carriage return \\r and any other control character \\xHH. --format csv gives the same \
+            columns as RFC 4180 has them (quoted when they hold a comma, a quote or a line break; CRLF \
+            line ends). --fields id,outcome,durationMs gives those fields only, in that order, in json, \
+            jsonl, tsv and csv.
 
             --follow prints the newest --limit fetches oldest first, then each fetch that ends afterwards, \
             recorded by any process, until Ctrl-C (exit 0). Idle, it sleeps on inotify and uses no processor time.
@@ -22,6 +25,7 @@ struct ListCommand: HistoryCommand {
               fetch-history list --source 127.0.0.1 --grep refused
               fetch-history list --grep 'ÉCHEC' --limit 0
               fetch-history list --format tsv --no-header | cut -f 4 | sort | uniq -c
+              fetch-history list --limit 0 --format csv --fields id,outcome,durationMs > fetches.csv
               fetch-history list --follow --format jsonl --outcome failed
             """
     )
@@ -34,10 +38,11 @@ struct ListCommand: HistoryCommand {
     @Option(parsing: .unconditional, help: "Show at most this many fetches; 0 shows all.")
     var limit = 20
 
-    @Option(help: "table (aligned text), json (one array), jsonl (one object per line) or tsv (tab-separated, see above).")
+    @Option(help: "table (aligned text), json (one array), jsonl (one object per line), tsv (tab-separated, see above) or csv (RFC 4180).")
     var format = ListFormat.table
 
     @OptionGroup var header: HeaderOption
+    @OptionGroup var fields: FieldsOption
 
     @Flag(help: "Then print each fetch as it ends, recorded by any process, until Ctrl-C.")
     var follow = false
@@ -50,6 +55,7 @@ struct ListCommand: HistoryCommand {
     func validate() throws {
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more, not \(limit)") }
         try header.validate(for: format)
+        try fields.validate(for: format)
         if follow, filters.outcome == .running {
             throw ValidationError("--follow prints fetches as they end, so none would ever show as running; leave out --outcome running")
         }
@@ -83,7 +89,7 @@ struct ListCommand: HistoryCommand {
         }
         var printer = FetchPrinter(
             output: OutputStream.standardOutput(), format: format, header: !header.noHeader, color: Terminal.wantsColor(database.color),
-            fitting: fetches
+            fitting: fetches, fields: try self.fields.keys()
         )
         if fetches.isEmpty, format == .table, !follow {
             // On a first run the hint about the history is the one line.

@@ -51,6 +51,8 @@ struct SessionsCommand: HistoryCommand {
             }
         case .tsv:
             try output.write(Self.tsv(summaries, header: !header.noHeader))
+        case .csv:
+            try output.write(Self.csv(summaries, header: !header.noHeader))
         case .json, .jsonl:
             try output.write(Self.json(summaries, lines: format == .jsonl))
         }
@@ -103,6 +105,20 @@ struct SessionsCommand: HistoryCommand {
         var text = header ? TSV.line(["id", "startedAt", "source", "host", "fetches"] + statuses.map(\.rawValue)) : ""
         for summary in summaries {
             text += TSV.line(
+                [
+                    summary.session.id.lowercased, summary.session.startedAt.iso8601, summary.session.source,
+                    summary.session.process.host, String(summary.total),
+                ] + statuses.map { String(summary.counts[$0, default: 0]) }
+            )
+        }
+        return text
+    }
+
+    /// The TSV's columns and cells as CSV (RFC 4180).
+    static func csv(_ summaries: [SessionSummary], header: Bool) -> String {
+        var text = header ? CSV.line(["id", "startedAt", "source", "host", "fetches"] + statuses.map(\.rawValue)) : ""
+        for summary in summaries {
+            text += CSV.line(
                 [
                     summary.session.id.lowercased, summary.session.startedAt.iso8601, summary.session.source,
                     summary.session.process.host, String(summary.total),

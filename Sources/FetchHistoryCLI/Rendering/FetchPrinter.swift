@@ -1,7 +1,8 @@
 import FetchHistory
 
 /// Prints fetches one at a time as `list` shows them, in any `ListFormat`:
-/// the table, the export records (`json`, `jsonl`) or TSV. The same printer
+/// the table, the export records (`json`, `jsonl`), TSV or CSV, these
+/// three with every field or the `--fields` asked for. The same printer
 /// goes on printing the fetches `--follow` finds.
 struct FetchPrinter {
     let output: OutputStream
@@ -9,28 +10,32 @@ struct FetchPrinter {
     let header: Bool
     private let table: FetchTable
     private var records: FetchWriter
+    /// The fields of the TSV and CSV columns.
+    private let columns: [RecordKey]
 
-    /// `fetches`: the rows printed first, which the table's columns are sized to.
-    init(output: OutputStream, format: ListFormat, header: Bool, color: Bool, fitting fetches: [Fetch] = []) {
+    /// `fetches`: the rows printed first, which the table's columns are sized
+    /// to; `fields`: what `--fields` asked for, nil for the format's own.
+    init(output: OutputStream, format: ListFormat, header: Bool, color: Bool, fitting fetches: [Fetch] = [], fields: [RecordKey]? = nil) {
         self.output = output
         self.format = format
         self.header = header
         table = FetchTable(color: color, fitting: fetches)
-        records = FetchWriter(output: output, format: format == .json ? .json : .jsonl)
+        records = FetchWriter(output: output, format: format == .json ? .json : .jsonl, fields: fields)
+        columns = fields ?? Self.tsvColumns
     }
 
-    /// The TSV columns: the export record's first keys, same names and
-    /// meaning, so a script can move between the two formats.
-    static let tsvColumns = [
-        "id", "session", "source", "outcome", "cancelReason", "value", "error", "startedAt", "endedAt", "durationMs",
-        "status", "bytes",
+    /// The TSV and CSV columns: the export record's first keys, same names
+    /// and meaning, so a script can move between the formats.
+    static let tsvColumns: [RecordKey] = [
+        .id, .session, .source, .outcome, .cancelReason, .value, .error, .startedAt, .endedAt, .durationMs, .status, .bytes,
     ]
 
     /// The header line, or the opening of the JSON array.
     mutating func begin() throws {
         switch format {
         case .table: if header { try output.write(table.header + "\n") }
-        case .tsv: if header { try output.write(TSV.line(Self.tsvColumns)) }
+        case .tsv: if header { try output.write(TSV.line(columns.map(\.name))) }
+        case .csv: if header { try output.write(CSV.line(columns.map(\.name))) }
         case .json, .jsonl: try records.begin()
         }
     }
@@ -38,7 +43,8 @@ struct FetchPrinter {
     mutating func write(_ fetch: Fetch) throws {
         switch format {
         case .table: try output.write(table.row(fetch) + "\n")
-        case .tsv: try output.write(TSV.line(Self.tsvCells(fetch)))
+        case .tsv: try output.write(TSV.line(columns.map { $0.cell(of: fetch) }))
+        case .csv: try output.write(CSV.line(columns.map { $0.cell(of: fetch) }))
         case .json, .jsonl: try records.write(fetch)
         }
     }
@@ -47,7 +53,7 @@ struct FetchPrinter {
     mutating func end() throws {
         switch format {
         case .json, .jsonl: try records.end()
-        case .table, .tsv: try output.flush()
+        case .table, .tsv, .csv: try output.flush()
         }
     }
 
@@ -55,17 +61,7 @@ struct FetchPrinter {
     mutating func flush() throws {
         switch format {
         case .json, .jsonl: try records.flush()
-        case .table, .tsv: try output.flush()
+        case .table, .tsv, .csv: try output.flush()
         }
-    }
-
-    /// `fetch` in `tsvColumns`' order; nil where the record has null.
-    static func tsvCells(_ fetch: Fetch) -> [String?] {
-        [
-            fetch.id.lowercased, fetch.sessionID.lowercased, fetch.source, fetch.status.rawValue,
-            fetch.cancelReason?.rawValue, fetch.value?.json, fetch.errorMessage, fetch.startedAt.iso8601,
-            fetch.endedAt?.iso8601, fetch.durationMilliseconds.map(String.init), fetch.response.map { String($0.status) },
-            fetch.response.map { String($0.bytes) },
-        ]
     }
 }

@@ -6,6 +6,8 @@ import FetchHistory
 struct FetchWriter {
     let output: OutputStream
     let format: ExportFormat
+    /// The record's fields to write, in order; nil for every one.
+    let fields: [RecordKey]?
     private var json = JSONWriter()
     /// Records written and not yet handed to `output`, which gets them a
     /// block at a time: the output, a class, is checked for exclusive
@@ -13,17 +15,38 @@ struct FetchWriter {
     private var pending: [UInt8] = []
     private static var blockSize: Int { 1 << 16 }
 
-    init(output: OutputStream, format: ExportFormat) {
+    /// Whether CSV starts with its header line.
+    let header: Bool
+
+    init(output: OutputStream, format: ExportFormat, fields: [RecordKey]? = nil, header: Bool = true) {
         self.output = output
         self.format = format
+        self.fields = fields
+        self.header = header
     }
 
     mutating func begin() throws {
-        if format == .json { try write { $0.beginArray(elementsOnOwnLines: true) } }
+        switch format {
+        case .json: try write { $0.beginArray(elementsOnOwnLines: true) }
+        case .csv: if header { pending.append(contentsOf: CSV.line((fields ?? RecordKey.allCases).map(\.name)).utf8) }
+        case .jsonl: break
+        }
     }
 
     mutating func write(_ fetch: Fetch) throws {
         let format = format
+        if format == .csv {
+            pending.append(contentsOf: CSV.line((fields ?? RecordKey.allCases).map { $0.cell(of: fetch) }).utf8)
+            if pending.count >= Self.blockSize { try handOver() }
+            return
+        }
+        if let fields {
+            try write { json in
+                json.record(fetch, keys: fields)
+                if format == .jsonl { json.newline() }
+            }
+            return
+        }
         try write { json in
             json.record(fetch)
             if format == .jsonl { json.newline() }

@@ -47,7 +47,52 @@ extension JSONWriter {
     }
 }
 
+extension JSONWriter {
+    /// Writes `fetch` as a record of only `keys`, in their order (`--fields`).
+    package mutating func record(_ fetch: Fetch, keys: [RecordKey]) {
+        value(room: RecordKey.room(for: fetch)) { out, recent in
+            out.append(UInt8(ascii: "{"))
+            for (index, key) in keys.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(UInt8(ascii: "\""))
+                for byte in key.name.utf8 { out.append(byte) }
+                out.append(UInt8(ascii: "\""))
+                out.append(UInt8(ascii: ":"))
+                key.appendValue(of: fetch, to: &out, recent: &recent)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+}
+
 extension RecordKey {
+    /// What a fetch's record holds under this key as one cell of text (TSV,
+    /// CSV): a text as it is, a number or a time as JSON writes it, a
+    /// fetched value as its JSON text; nil for null.
+    package func cell(of fetch: Fetch) -> String? {
+        switch self {
+        case .id: fetch.id.lowercased
+        case .session: fetch.sessionID.lowercased
+        case .source: fetch.source
+        case .outcome: fetch.status.rawValue
+        case .cancelReason: fetch.cancelReason?.rawValue
+        case .value: fetch.value?.json
+        case .error: fetch.errorMessage
+        case .startedAt: fetch.startedAt.iso8601
+        case .endedAt: fetch.endedAt?.iso8601
+        case .durationMs: fetch.durationMilliseconds.map(String.init)
+        case .status: fetch.response.map { String($0.status) }
+        case .bytes: fetch.response.map { String($0.bytes) }
+        case .tappedAt: fetch.script?.tappedAt.iso8601
+        case .timeoutMs: fetch.script?.timeoutMilliseconds.map(String.init)
+        case .endedBy: fetch.script?.end?.cause.name
+        case .endedByAt: fetch.script?.end?.at.iso8601
+        case .answerValue: fetch.script?.end?.cause.answerValue?.json
+        case .answerError: fetch.script?.end?.cause.answerError
+        case .host: fetch.host
+        }
+    }
+
     /// Writes what a fetch's record holds under this key, `null` when it
     /// has nothing: every key has a value (the switch cannot leave one out).
     @inline(__always)

@@ -1,0 +1,23 @@
+/// Comma-separated values as RFC 4180 writes them (`--format csv`): cells
+/// separated by commas, lines ended by CRLF, a cell with a comma, a double
+/// quote, a carriage return or a line feed enclosed in double quotes and
+/// its double quotes doubled; an empty cell for a missing value.
+/// Spreadsheets and `sqlite-utils`, Python's `csv` and `xsv` read it as is.
+///
+/// ```swift
+/// CSV.line(["a,b", nil, "say \"hi\""])  // "\"a,b\",,\"say \"\"hi\"\"\"\r\n"
+/// ```
+enum CSV {
+    /// `cells` as one record, with its CRLF.
+    static func line(_ cells: [String?]) -> String {
+        cells.map { $0.map(quoted) ?? "" }.joined(separator: ",") + "\r\n"
+    }
+
+    /// `text` as one field.
+    static func quoted(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) else {
+            return text
+        }
+        return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+}
