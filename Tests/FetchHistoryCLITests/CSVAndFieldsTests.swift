@@ -81,6 +81,26 @@ struct CSVAndFieldsTests {
         #expect(sessionRows.count == 1 && sessionRows[0][0] == Ids.session(1) && sessionRows[0][4] == "2", "\(sessions)")
     }
 
+    @Test func statsAsCSVIsTheTotalsOrARowPerGroup() async throws {
+        // Given one succeeded fetch of random (100 ms) and one failed of the other source
+        let sandbox = try await Self.history()
+
+        // When stats is asked for as CSV, alone and by source without the header
+        let totals = try await sandbox.succeed("stats", "--format", "csv")
+        let bySource = try await sandbox.succeed("stats", "--format", "csv", "--by", "source", "--no-header")
+
+        // Then the totals row has every count, the rate as a fraction and the percentiles in ms
+        #expect(try Self.records(totals.standardOutput) == [
+            ["fetches", "succeeded", "failed", "cancelled", "timed-out", "interrupted", "running", "successRate", "p50Ms", "p90Ms", "p99Ms", "maxMs"],
+            ["2", "1", "1", "0", "0", "0", "0", "0.5", "100", "100", "100", "100"],
+        ], "\(totals)")
+        // and a row per source, in key order
+        #expect(try Self.records(bySource.standardOutput) == [
+            [Fixtures.otherSource, "1", "0", "1", "0", "0", "0", "0", "0.0"],
+            ["random", "1", "1", "0", "0", "0", "0", "0", "1.0"],
+        ], "\(bySource)")
+    }
+
     @Test(arguments: ["json", "jsonl", "tsv", "csv"])
     func fieldsChooseAndOrderTheFields(_ format: String) async throws {
         // Given the history

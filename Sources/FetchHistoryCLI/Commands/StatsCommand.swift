@@ -14,7 +14,8 @@ struct StatsCommand: HistoryCommand {
             Percentiles are nearest-rank over the durations of succeeded fetches; the histogram \
             counts them in buckets of 10ms, 25ms, 50ms, 100ms, … 1m (bars on a terminal, plain \
             text otherwise). --by adds a table of the counts per source, host, outcome, local day or \
-            local hour.
+            local hour. --format csv gives the numbers as RFC 4180: with --by, a row per group; \
+            without, one row of the totals and the latency percentiles in milliseconds.
 
             Examples:
               fetch-history stats
@@ -34,8 +35,16 @@ struct StatsCommand: HistoryCommand {
     @Option(help: ArgumentHelp("Also count per source, host, outcome, day or hour (local time).", valueName: "grouping"))
     var by: StatisticsGrouping?
 
-    @Option(help: "text or json.")
-    var format = TextFormat.text
+    @Option(help: "text, json or csv.")
+    var format = StatsFormat.text
+
+    @OptionGroup var header: HeaderOption
+
+    func validate() throws {
+        if header.noHeader, format != .csv {
+            throw ValidationError("--no-header applies to --format csv only, not \(format.rawValue)")
+        }
+    }
 
     @MainActor func run() async throws {
         let (statistics, groups) = try await database.reading { history in
@@ -44,6 +53,8 @@ struct StatsCommand: HistoryCommand {
         let output = OutputStream.standardOutput()
         if format == .json {
             try output.write(Self.json(statistics, by: by.map { ($0, groups) }))
+        } else if format == .csv {
+            try output.write(Self.csv(statistics, by: by.map { ($0, groups) }, header: !header.noHeader))
         } else {
             try output.write(Self.text(statistics, bars: Terminal.isStandardOutput ? .blocks : .plain))
             if let by { try output.write("\n" + Self.table(groups, by: by)) }
@@ -109,6 +120,31 @@ struct StatsCommand: HistoryCommand {
             }
         )
         return table.lines(width: width).map { $0 + "\n" }.joined()
+    }
+
+    /// The counts as CSV: a row per group with `--by`, else one row of the
+    /// totals with the latency percentiles (milliseconds; empty with no
+    /// succeeded fetch). The success rate is a fraction (0.5), empty when none.
+    static func csv(_ statistics: HistoryStatistics, by breakdown: (StatisticsGrouping, [StatisticsGroup])?, header: Bool) -> String {
+        let counts = statuses.map(\.rawValue)
+        func fraction(_ rate: Double?) -> String? { rate.map { String($0) } }
+        guard let (grouping, groups) = breakdown else {
+            let latency = statistics.latency
+            var text = header ? CSV.line(["fetches"] + counts + ["successRate", "p50Ms", "p90Ms", "p99Ms", "maxMs"]) : ""
+            text += CSV.line(
+                [String(statistics.total)] + statuses.map { String(statistics.counts[$0, default: 0]) }
+                    + [fraction(statistics.successRate)]
+                    + [latency?.p50, latency?.p90, latency?.p99, latency?.max].map { $0.map(String.init) }
+            )
+            return text
+        }
+        var text = header ? CSV.line([grouping.rawValue, "fetches"] + counts + ["successRate"]) : ""
+        for group in groups {
+            text += CSV.line(
+                [group.key, String(group.total)] + statuses.map { String(group.counts[$0, default: 0]) } + [fraction(group.successRate)]
+            )
+        }
+        return text
     }
 
     private static let shortHeaders: [FetchStatus: String] = [

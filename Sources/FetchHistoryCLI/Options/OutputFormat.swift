@@ -13,6 +13,11 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case json, jsonl, csv
 }
 
+/// How `stats` prints.
+enum StatsFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, csv
+}
+
 /// How `fetch`, `show` and `stats` print.
 enum TextFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
