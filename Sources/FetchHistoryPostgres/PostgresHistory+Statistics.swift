@@ -66,7 +66,10 @@ extension PostgresHistory {
         case .source: "source"
         case .host: "host"
         case .outcome: "outcome"
-        case .day, .hour: "(started_at / 900000 * 900000)::text"
+        case .day, .hour, .week: "(started_at / 900000 * 900000)::text"
+        case .minute: "(started_at / 60000 * 60000)::text"
+        case .session: "session_id::text"
+        case .status: "coalesce(http_status::text, '-')"
         }
         var query = ServerQuery("SELECT \(key), outcome, count(*) FROM \(Self.fetchTable)")
         query.appendConditions(filter)
@@ -75,7 +78,7 @@ extension PostgresHistory {
         for try await (text, outcome, count) in try await connection.query(query.query, logger: logger).decode((String, String, Int).self) {
             let status = FetchStatus(rawValue: outcome) ?? .failed
             let groupKey = switch grouping {
-            case .day, .hour: StatisticsTally.localKey(Timestamp(millisecondsSince1970: Int64(text) ?? 0), grouping)
+            case .day, .hour, .minute, .week: StatisticsTally.localKey(Timestamp(millisecondsSince1970: Int64(text) ?? 0), grouping)
             default: text
             }
             tally.count(status, key: groupKey, times: count)
@@ -123,7 +126,9 @@ struct StatisticsTally {
             case .source: fetch.source
             case .host: fetch.host
             case .outcome: fetch.status.rawValue
-            case .day, .hour: Self.localKey(fetch.startedAt, grouping)
+            case .day, .hour, .minute, .week: Self.localKey(fetch.startedAt, grouping)
+            case .session: fetch.sessionID.lowercased
+            case .status: fetch.response.map { String($0.status) } ?? "-"
             }
             grouped[key, default: [:]][fetch.status, default: 0] += 1
         }
@@ -133,10 +138,16 @@ struct StatisticsTally {
         grouped[key, default: [:]][status, default: 0] += times
     }
 
-    /// `2026-11-22` or `2026-11-22 14:00`, in the user's time zone.
+    /// `2026-11-22`, `2026-11-22 14:00`, `2026-11-22 14:05` or the week's
+    /// Monday, in the user's time zone.
     static func localKey(_ time: Timestamp, _ grouping: StatisticsGrouping) -> String {
         let local = time.localDescription()
-        return grouping == .day ? String(local.prefix(10)) : local.prefix(13) + ":00"
+        return switch grouping {
+        case .hour: local.prefix(13) + ":00"
+        case .minute: String(local.prefix(16))
+        case .week: StatisticsGrouping.weekKey(ofDay: local.prefix(10))
+        default: String(local.prefix(10))
+        }
     }
 
     /// The totals; latencies only when succeeded fetches were asked for.

@@ -200,3 +200,46 @@ struct StatsCommandTests {
         #expect(text.lines.contains("success rate  5.0%  (1 succeeded of 20 that succeeded, failed or timed out)"), "\(text)")
     }
 }
+
+@Suite("stats --by minute, week, session and status")
+struct StatsGroupingTests {
+    @Test func eachNewGroupingCountsItsKeys() async throws {
+        // Given fetches on Friday 20 November (two in one minute), Sunday 22 and Monday 23, in two
+        // sessions, with HTTP statuses 200 and 503 and none
+        let sandbox = try Sandbox()
+        let minute: Int64 = 60_000
+        try await sandbox.importRecords([
+            .make("succeeded", id: Ids.fetch(1), at: Fixtures.day0, status: 200, bytes: 2),
+            .make("failed", id: Ids.fetch(2), at: Fixtures.day0 + 30_000, status: 503, bytes: 9),
+            .make("succeeded", id: Ids.fetch(3), session: Ids.session(2), at: Fixtures.day0 + minute),
+            .make("succeeded", id: Ids.fetch(4), session: Ids.session(2), at: Fixtures.day0 + 2 * Fixtures.day),
+            .make("failed", id: Ids.fetch(5), session: Ids.session(2), at: Fixtures.day0 + 3 * Fixtures.day, status: 503, bytes: 9),
+        ])
+
+        // When stats counts by each
+        func groups(_ grouping: String) async throws -> [String: Int] {
+            let result = try await sandbox.succeed("stats", "--by", grouping, "--format", "csv", "--no-header")
+            return Dictionary(uniqueKeysWithValues: try CSVAndFieldsTests.records(result.standardOutput).map { ($0[0], Int($0[1])!) })
+        }
+
+        // Then each key holds its fetches: weeks by their Monday (a Sunday in the week before a Monday)
+        #expect(try await groups("minute") == ["2026-11-20 10:00": 2, "2026-11-20 10:01": 1, "2026-11-22 10:00": 1, "2026-11-23 10:00": 1])
+        #expect(try await groups("week") == ["2026-11-16": 4, "2026-11-23": 1])
+        #expect(try await groups("session") == [Ids.session(1): 2, Ids.session(2): 3])
+        #expect(try await groups("status") == ["200": 1, "503": 2, "-": 2])
+    }
+
+    @Test func aWeekInTokyoIsTokyosWeek() async throws {
+        // Given a fetch at 20:00 UTC on Sunday 22 November: already Monday 23 in Tokyo
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("succeeded", id: Ids.fetch(1), at: ISO.ms("2026-11-22T20:00:00"))])
+
+        // When counted by week in UTC and in Tokyo
+        let utc = try await sandbox.succeed("stats", "--by", "week", "--format", "csv", "--no-header")
+        let tokyo = try await sandbox.run(["stats", "--by", "week", "--format", "csv", "--no-header"], environment: sandbox.environment(.sandbox, ["TZ": "Asia/Tokyo"]))
+
+        // Then the week is the one of the local day
+        #expect(utc.standardOutput.hasPrefix("2026-11-16,1,"), "\(utc)")
+        #expect(tokyo.standardOutput.hasPrefix("2026-11-23,1,"), "\(tokyo)")
+    }
+}

@@ -13,8 +13,8 @@ struct StatsCommand: HistoryCommand {
 
             Percentiles are nearest-rank over the durations of succeeded fetches; the histogram \
             counts them in buckets of 10ms, 25ms, 50ms, 100ms, … 1m (bars on a terminal, plain \
-            text otherwise). --by adds a table of the counts per source, host, outcome, local day or \
-            local hour. --format csv gives the numbers as RFC 4180: with --by, a row per group; \
+            text otherwise). --by adds a table of the counts per source, host, outcome, session, HTTP \
+            status (- for none), or local minute, hour, day or week (the date of its Monday). --format csv gives the numbers as RFC 4180: with --by, a row per group; \
             without, one row of the totals and the latency percentiles in milliseconds.
 
             Examples:
@@ -32,7 +32,10 @@ struct StatsCommand: HistoryCommand {
 
     @OptionGroup var filters: FilterOptions
 
-    @Option(help: ArgumentHelp("Also count per source, host, outcome, day or hour (local time).", valueName: "grouping"))
+    @Option(help: ArgumentHelp(
+        "Also count per source, host, outcome, session, HTTP status, or local minute, hour, day or week (named by its Monday).",
+        valueName: "grouping"
+    ))
     var by: StatisticsGrouping?
 
     @Option(help: "text, json or csv.")
@@ -102,7 +105,7 @@ struct StatsCommand: HistoryCommand {
         let cut: TextTable.Cut? = switch grouping {
         case .source: .url
         case .host: .end
-        case .outcome, .day, .hour: nil
+        case .outcome, .day, .hour, .minute, .week, .session, .status: nil
         }
         let key = TextTable.Column(header: grouping.rawValue.uppercased(), cut: cut)
         let counts = statuses.map { status in

@@ -113,6 +113,11 @@ extension HistorySQL {
         case .outcome: "outcome"
         case .day: "strftime('%Y-%m-%d', started_at / 1000, 'unixepoch', 'localtime')"
         case .hour: "strftime('%Y-%m-%d %H:00', started_at / 1000, 'unixepoch', 'localtime')"
+        case .minute: "strftime('%Y-%m-%d %H:%M', started_at / 1000, 'unixepoch', 'localtime')"
+        // 'weekday 0' moves on to the Sunday ending the week (a Sunday stays): six days before is its Monday.
+        case .week: "date(started_at / 1000, 'unixepoch', 'localtime', 'weekday 0', '-6 days')"
+        case .session: "session_id"
+        case .status: "coalesce(CAST(http_status AS TEXT), '-')"
         }
     }
 

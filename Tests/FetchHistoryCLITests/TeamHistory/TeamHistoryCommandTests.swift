@@ -23,6 +23,9 @@ struct TeamHistoryCommandTests {
             ["show", "00000008"], ["show", Ids.fetch(2), "--format", "json"], ["sessions", "--format", "json"],
             ["show", "0008"], ["show", "5e550002"], ["show", "5e550002", "--format", "json"],
             ["list", "--session", "0002", "--format", "jsonl"],
+            ["stats", "--by", "week", "--format", "json"], ["stats", "--by", "minute", "--format", "json"],
+            ["stats", "--by", "status", "--format", "json"], ["stats", "--by", "session", "--format", "json"],
+            ["stats", "--by", "week", "--grep", "busy", "--format", "json"], ["stats", "--by", "status", "--grep", "a", "--format", "json"],
             ["prune", "--keep", "3", "--dry-run"], ["prune", "--before", "2026-11-22", "--dry-run"],
         ]
         for command in commands {
