@@ -148,4 +148,20 @@ struct NarrowTerminalTests {
         let short = try #require(narrow.lines.first { $0.hasPrefix("HOST") }, "\(narrow)")
         #expect(short.contains("OK") && short.hasSuffix("RATE") && !short.contains("SUCCEEDED"), "\(narrow)")
     }
+
+    @Test func countsNoGroupHasGoFirstSoLongHeadersStay() async throws {
+        // Given succeeded, cancelled and timed-out fetches: no failed, interrupted or running one
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([
+            .make("succeeded", id: Ids.fetch(1), at: Fixtures.day0), .make("succeeded", id: Ids.fetch(2), at: Fixtures.day0 + 1),
+            .make("cancelled", id: Ids.fetch(3), at: Fixtures.day0 + 2), .make("timed-out", id: Ids.fetch(4), at: Fixtures.day0 + 3),
+        ])
+
+        // When stats --by source is shown at 80 columns (its whole table takes 92)
+        let result = try await sandbox.run(["stats", "--by", "source"], environment: sandbox.environment(.sandbox, ["COLUMNS": "80"]))
+
+        // Then the three columns of zeros go, and the others keep their long headers
+        #expect(result.lines.first { $0.hasPrefix("SOURCE") }?.split(separator: " ", omittingEmptySubsequences: true)
+            == ["SOURCE", "FETCHES", "SUCCEEDED", "CANCELLED", "TIMED-OUT", "SUCCESS", "RATE"], "\(result)")
+    }
 }
