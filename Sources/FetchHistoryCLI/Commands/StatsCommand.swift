@@ -23,6 +23,8 @@ struct StatsCommand: HistoryCommand {
               fetch-history stats --by source
               fetch-history stats --host 'ci-*' --by host
               fetch-history stats --since 2d --by hour --format json
+              fetch-history stats --since 1d --status 5xx --by source
+              fetch-history stats --outcome succeeded --min-duration 1s
               fetch-history stats --grep 'HTTP 503' --by day
             """
     )
@@ -36,6 +38,10 @@ struct StatsCommand: HistoryCommand {
 
     @Option(help: "text or json.")
     var format = TextFormat.text
+
+    func validate() throws {
+        try filters.validateFilters()
+    }
 
     @MainActor func run() async throws {
         let (statistics, groups) = try await database.reading { history in
