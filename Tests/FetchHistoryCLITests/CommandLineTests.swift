@@ -83,7 +83,7 @@ struct CommandLineTests {
     // MARK: Durations and dates
 
     static let durations = "(e.g. 500ms, 2s, 1.5s, 1m30s, 2h, 7d, 3w)"
-    static let times = "use 2026-11-22, 2026-11-22T10:00:00 (local time), 2026-11-22T10:00:00Z or +01:00, or a duration ago such as 15m, 2h, 7d"
+    static let times = "use 2026-11-22, 2026-11-22T10:00:00 (local time), 2026-11-22T10:00:00Z or +01:00, now, today, yesterday, or a duration ago such as 15m, 2h, 7d"
 
     /// argument-parser's sentence for a refused `value` of `option`, with what is expected after it.
     static func refused(_ value: String, _ option: String, _ expected: String) -> String {
@@ -103,7 +103,7 @@ struct CommandLineTests {
         (["fetch", "--latency", "fast"], refused("fast", "--latency <duration>", "a duration is a number and a unit \(durations)")),
         (["list", "--since", "2026-13-45"], refused("2026-13-45", "--since <T>", "not a date that exists in a form this tool reads; \(times)")),
         (["list", "--until", "2026-11-22T25:00:00"], refused("2026-11-22T25:00:00", "--until <T>", "not a date that exists in a form this tool reads; \(times)")),
-        (["list", "--until", "yesterday"], refused("yesterday", "--until <T>", "not a date or a duration; \(times)")),
+        (["list", "--until", "tomorrow"], refused("tomorrow", "--until <T>", "not a date or a duration; \(times)")),
     ])
     func aRefusedValueSaysWhatIsExpected(_ arguments: [String], _ expected: String) async throws {
         // Given an empty sandbox

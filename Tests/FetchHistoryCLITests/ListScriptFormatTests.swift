@@ -123,7 +123,7 @@ struct ListScriptFormatTests {
         #expect(help.status == 0, "\(help)")
         for example in [
             "--grep", "--source 127.0.0.1", "--format tsv --no-header", "--follow", "--outcome failed,timed-out",
-            "--status 5xx", "--min-duration", "--offset",
+            "--since yesterday --until today", "--status 5xx", "--min-duration", "--offset",
         ] {
             #expect(help.lines.contains { $0.contains("fetch-history list") && $0.contains(example) }, "\(example)")
         }

@@ -34,7 +34,7 @@ struct ExportCommand: HistoryCommand {
               fetch-history export --output - | gzip > history.json.gz
               fetch-history export --outcome failed --since 7d | jq .error
               fetch-history export --grep 'timed out' --source 127.0.0.1 --format jsonl
-              fetch-history export --outcome failed,timed-out --since 7d
+              fetch-history export --outcome failed,timed-out --since yesterday --until today
               fetch-history export --status 4xx,5xx --min-duration 500ms --format jsonl
             """
     )

@@ -20,7 +20,7 @@ struct ListCommand: HistoryCommand {
             Examples:
               fetch-history list
               fetch-history list --limit 0 --outcome timed-out
-              fetch-history list --outcome failed,timed-out --since 1d
+              fetch-history list --outcome failed,timed-out --since yesterday --until today
               fetch-history list --status 5xx --min-duration 2s
               fetch-history list -n 20 --offset 20
               fetch-history list --since 2026-11-22 --until 2026-11-23 --format jsonl

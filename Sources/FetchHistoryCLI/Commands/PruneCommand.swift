@@ -22,7 +22,10 @@ struct PruneCommand: HistoryCommand {
     @OptionGroup var database: DatabaseOptions
 
     @Option(
-        help: ArgumentHelp("Delete fetches started before T: 2026-11-22, 2026-11-22T10:00:00Z, or 15m/2h/30d ago.", valueName: "T"),
+        help: ArgumentHelp(
+            "Delete fetches started before T: 2026-11-22, 2026-11-22T10:00:00Z, today, yesterday, or 15m/2h/30d ago.",
+            valueName: "T"
+        ),
         transform: TimeArgument.init(parsing:)
     )
     var before: TimeArgument?

@@ -12,7 +12,7 @@ struct SessionsCommand: HistoryCommand {
             Examples:
               fetch-history sessions
               fetch-history sessions --limit 0
-              fetch-history sessions --since 1d --host 'ci-*'
+              fetch-history sessions --since yesterday --host 'ci-*'
               fetch-history sessions --source 127.0.0.1 -n 5
               fetch-history sessions --limit 5 --format json
               fetch-history sessions --format jsonl
@@ -28,7 +28,10 @@ struct SessionsCommand: HistoryCommand {
     var limit = 20
 
     @Option(
-        help: ArgumentHelp("Only sessions started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, or 15m/2h/7d ago.", valueName: "T"),
+        help: ArgumentHelp(
+            "Only sessions started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, now, today, yesterday, or 15m/2h/7d ago.",
+            valueName: "T"
+        ),
         transform: TimeArgument.init(parsing:)
     )
     var since: TimeArgument?
@@ -57,6 +60,7 @@ struct SessionsCommand: HistoryCommand {
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more, not \(limit)") }
         try header.validate(for: format)
         try FilterOptions.refuseEmpty(source: source, host: host)
+        try TimeArgument.validateRange(since: since, until: until)
     }
 
     @MainActor func run() async throws {

@@ -23,7 +23,7 @@ struct StatsCommand: HistoryCommand {
               fetch-history stats --by source
               fetch-history stats --host 'ci-*' --by host
               fetch-history stats --since 2d --by hour --format json
-              fetch-history stats --since 1d --status 5xx --by source
+              fetch-history stats --since today --status 5xx --by source
               fetch-history stats --outcome succeeded --min-duration 1s
               fetch-history stats --grep 'HTTP 503' --by day
             """

@@ -87,7 +87,10 @@ struct FilterOptions: ParsableArguments {
     var session: String?
 
     @Option(
-        help: ArgumentHelp("Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, or 15m/2h/7d ago.", valueName: "T"),
+        help: ArgumentHelp(
+            "Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, now, today, yesterday, or 15m/2h/7d ago.",
+            valueName: "T"
+        ),
         transform: TimeArgument.init(parsing:)
     )
     var since: TimeArgument?
@@ -113,6 +116,7 @@ struct FilterOptions: ParsableArguments {
         // it would match everything (or, for a source, nothing) silently.
         if grep?.isEmpty == true { throw ValidationError("--grep is empty; give the text to search for") }
         try Self.refuseEmpty(source: source, host: host)
+        try TimeArgument.validateRange(since: since, until: until)
         if let minDuration, let maxDuration, minDuration.duration > maxDuration.duration {
             throw ValidationError(
                 "no fetch can match: --min-duration \(minDuration) is longer than --max-duration \(maxDuration)"
