@@ -60,8 +60,8 @@ struct ListCommand: HistoryCommand {
 
     func validate() throws {
         try filters.validateFilters()
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more, not \(limit)") }
-        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+        try OptionBounds.require(limit, atLeast: 0, option: "--limit")
+        try OptionBounds.require(offset, atLeast: 0, option: "--offset")
         try header.validate(for: format)
         try fields.validate(for: format)
         if follow, filters.outcomes?.contains(.running) == true {

@@ -69,6 +69,7 @@ struct PullCommand: HistoryCommand {
     var from: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, now, today, yesterday, or 15m/2h/7d ago.",
             valueName: "T"
@@ -78,6 +79,7 @@ struct PullCommand: HistoryCommand {
     var since: TimeArgument?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Only fetches started before T (same forms as --since).", valueName: "T"),
         transform: TimeArgument.init(parsing:)
     )

@@ -28,6 +28,7 @@ struct SessionsCommand: HistoryCommand {
     var limit = 20
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Only sessions started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, now, today, yesterday, or 15m/2h/7d ago.",
             valueName: "T"
@@ -37,6 +38,7 @@ struct SessionsCommand: HistoryCommand {
     var since: TimeArgument?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Only sessions started before T (same forms as --since).", valueName: "T"),
         transform: TimeArgument.init(parsing:)
     )
@@ -57,7 +59,7 @@ struct SessionsCommand: HistoryCommand {
     @OptionGroup var header: HeaderOption
 
     func validate() throws {
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        try OptionBounds.require(limit, atLeast: 0, option: "--limit")
         try header.validate(for: format)
         try FilterOptions.refuseEmpty(source: source, host: host)
         try TimeArgument.validateRange(since: since, until: until)

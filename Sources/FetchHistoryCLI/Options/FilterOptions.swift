@@ -34,14 +34,14 @@ struct FilterOptions: ParsableArguments {
     var status: [[HTTPStatusPattern]] = []
 
     @Option(
-        name: .customLong("min-duration"),
+        name: .customLong("min-duration"), parsing: .unconditional,
         help: ArgumentHelp("Only fetches that ended and took at least this long, e.g. 250ms, 2s.", valueName: "duration"),
         transform: DurationArgument.init(parsing:)
     )
     var minDuration: DurationArgument?
 
     @Option(
-        name: .customLong("max-duration"),
+        name: .customLong("max-duration"), parsing: .unconditional,
         help: ArgumentHelp("Only fetches that ended and took at most this long.", valueName: "duration"),
         transform: DurationArgument.init(parsing:)
     )
@@ -87,6 +87,7 @@ struct FilterOptions: ParsableArguments {
     var session: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, now, today, yesterday, or 15m/2h/7d ago.",
             valueName: "T"
@@ -96,6 +97,7 @@ struct FilterOptions: ParsableArguments {
     var since: TimeArgument?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Only fetches started before T (same forms as --since).", valueName: "T"),
         transform: TimeArgument.init(parsing:)
     )
@@ -117,6 +119,8 @@ struct FilterOptions: ParsableArguments {
         if grep?.isEmpty == true { throw ValidationError("--grep is empty; give the text to search for") }
         try Self.refuseEmpty(source: source, host: host)
         try TimeArgument.validateRange(since: since, until: until)
+        try DurationArgument.refuseNegative(minDuration, option: "--min-duration")
+        try DurationArgument.refuseNegative(maxDuration, option: "--max-duration")
         if let minDuration, let maxDuration, minDuration.duration > maxDuration.duration {
             throw ValidationError(
                 "no fetch can match: --min-duration \(minDuration) is longer than --max-duration \(maxDuration)"

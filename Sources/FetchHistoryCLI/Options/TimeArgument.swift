@@ -7,11 +7,16 @@ import FetchHistory
 /// duration meaning that long ago.
 ///
 /// Options parse it with `transform: TimeArgument.init(parsing:)`, so that
-/// argument-parser says why a value is refused.
+/// argument-parser says why a value is refused, and with `parsing:
+/// .unconditional`, so that `-2h` reaches `validate()` and is refused the
+/// way every negative number is (`refuseNegative(_:option:)`).
 struct TimeArgument {
     var timestamp: Timestamp
     /// The text it was parsed from, for the sentences that refuse it.
     var text: String
+    /// Whether it was a negative duration (`-2h`): a time, but one no
+    /// option takes.
+    var isNegativeDuration = false
 
     static let forms = "2026-11-22, 2026-11-22T10:00:00 (local time), 2026-11-22T10:00:00Z or +01:00, "
         + "now, today, yesterday, or a duration ago such as 15m, 2h, 7d"
@@ -44,6 +49,9 @@ struct TimeArgument {
             timestamp = named
         } else if case .success(let ago) = DurationArgument.parse(text) {
             timestamp = Self.now.advanced(by: .zero - ago)
+        } else if text.hasPrefix("-"), case .success(let ahead) = DurationArgument.parse(String(text.dropFirst())) {
+            timestamp = Self.now.advanced(by: ahead)
+            isNegativeDuration = true
         } else {
             let looksLikeADate = text.first?.isNumber == true && text.contains("-")
             throw looksLikeADate ? .notADate : .notADateOrDuration
@@ -68,9 +76,19 @@ struct TimeArgument {
         Timestamp(iso8601: String(time.localDescription().prefix(10))) ?? time
     }
 
+    /// Refuses a negative duration the way every numeric option refuses a
+    /// negative number: `--since must be a date or a duration of 0 or more, not -2h`.
+    static func refuseNegative(_ time: TimeArgument?, option: String) throws {
+        guard let time, time.isNegativeDuration else { return }
+        throw ValidationError("\(option) must be a date or a duration of 0 or more, not \(time.text)")
+    }
+
     /// Refuses a range that ends before it starts, which no fetch or
-    /// session can be in, rather than let it list nothing.
+    /// session can be in, rather than let it list nothing; and a negative
+    /// duration for either end.
     static func validateRange(since: TimeArgument?, until: TimeArgument?) throws {
+        try refuseNegative(since, option: "--since")
+        try refuseNegative(until, option: "--until")
         guard let since, let until, since.timestamp >= until.timestamp else { return }
         // --until is the first moment left out: a range ending where it starts is empty too.
         throw ValidationError(
