@@ -62,8 +62,9 @@ public protocol HistoryReader: Sendable {
     /// The session with `id`, or nil when the history has none.
     nonisolated(nonsending) func session(id: UUID) async throws -> Session?
 
-    /// The sessions, newest first, with their counts; at most `limit`.
-    nonisolated(nonsending) func sessionSummaries(limit: Int?) async throws -> [SessionSummary]
+    /// The sessions matching `filter`, newest first, with their counts; at
+    /// most `limit`.
+    nonisolated(nonsending) func sessionSummaries(matching filter: SessionFilter, limit: Int?) async throws -> [SessionSummary]
 
     /// Counts, latencies and rates of the fetches matching `filter`, and,
     /// when `grouping` is given, the same counted per group: one read, so
@@ -77,6 +78,11 @@ public protocol HistoryReader: Sendable {
 }
 
 extension HistoryReader {
+    /// The sessions, newest first, with their counts; at most `limit`.
+    public nonisolated(nonsending) func sessionSummaries(limit: Int?) async throws -> [SessionSummary] {
+        try await sessionSummaries(matching: .all, limit: limit)
+    }
+
     /// The fetch `text` names, as a person types an id (`IDArgument`): the
     /// end of its short id, or the start of its id.
     public nonisolated(nonsending) func fetch(named text: String) async throws -> Fetch {

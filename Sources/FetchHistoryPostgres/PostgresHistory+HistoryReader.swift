@@ -116,10 +116,12 @@ extension PostgresHistory: HistoryReader {
         }
     }
 
-    public nonisolated(nonsending) func sessionSummaries(limit: Int?) async throws -> [SessionSummary] {
+    public nonisolated(nonsending) func sessionSummaries(matching filter: SessionFilter, limit: Int?) async throws -> [SessionSummary] {
         try await run("read sessions") { [self] in
             try await transaction(" ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-                var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable) ORDER BY started_at DESC, id DESC")
+                var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")
+                query.appendConditions(filter)
+                query.append(" ORDER BY started_at DESC, id DESC")
                 if let limit { query.append(" LIMIT \(query.bind(limit))") }
                 let sessions = try await connection.query(query.query, logger: logger).collect().map(Session.init(serverRow:))
                 var counts: [UUID: [FetchStatus: Int]] = [:]

@@ -101,7 +101,7 @@ extension PostgresHistory {
             if grouping != nil { grouped.add(fetch) }
             return true
         }
-        return (overall.statistics(latencyOf: filter.status), grouping == nil ? [] : grouped.groups)
+        return (overall.statistics(withLatency: filter.accepts(.succeeded)), grouping == nil ? [] : grouped.groups)
     }
 }
 
@@ -150,10 +150,10 @@ struct StatisticsTally {
         }
     }
 
-    /// The totals; latencies only when succeeded fetches were asked for.
-    func statistics(latencyOf status: FetchStatus?) -> HistoryStatistics {
+    /// The totals; latencies only `withLatency` (when succeeded fetches were asked for).
+    func statistics(withLatency: Bool) -> HistoryStatistics {
         var statistics = HistoryStatistics(total: counts.values.reduce(0, +), counts: counts, latency: nil)
-        guard !durations.isEmpty, status == nil || status == .succeeded else { return statistics }
+        guard !durations.isEmpty, withLatency else { return statistics }
         let sorted = durations.sorted()
         let rank = { (percent: Int) in sorted[(percent * sorted.count + 99) / 100 - 1] }
         statistics.latency = HistoryStatistics.Latency(p50: rank(50), p90: rank(90), p99: rank(99), max: sorted[sorted.count - 1])

@@ -83,7 +83,7 @@ struct CommandLineTests {
     // MARK: Durations and dates
 
     static let durations = "(e.g. 500ms, 2s, 1.5s, 1m30s, 2h, 7d, 3w)"
-    static let times = "use 2026-11-22, 2026-11-22T10:00:00 (local time), 2026-11-22T10:00:00Z or +01:00, or a duration ago such as 15m, 2h, 7d"
+    static let times = "use 2026-11-22, 2026-11-22T10:00:00 (local time), 2026-11-22T10:00:00Z or +01:00, now, today, yesterday, or a duration ago such as 15m, 2h, 7d"
 
     /// argument-parser's sentence for a refused `value` of `option`, with what is expected after it.
     static func refused(_ value: String, _ option: String, _ expected: String) -> String {
@@ -93,8 +93,6 @@ struct CommandLineTests {
     @Test(arguments: [
         (["fetch", "--interval", "5"], refused("5", "--interval <duration>", "a duration needs a unit: 5ms, 5s, 5m, 5h, 5d or 5w")),
         (["fetch", "--interval", "5parsecs"], refused("5parsecs", "--interval <duration>", "'parsecs' is not a unit; use ms, s, m, h, d or w \(durations)")),
-        (["fetch", "--interval=-5s"], refused("-5s", "--interval <duration>", "a duration cannot be negative")),
-        (["fetch", "--interval", "-5s"], refused("-5s", "--interval <duration>", "a duration cannot be negative")),
         (["fetch", "--timeout", "30s1m"], refused("30s1m", "--timeout <duration>", "units go from the largest to the smallest, each once \(durations)")),
         (["fetch", "--latency", "1s2s"], refused("1s2s", "--latency <duration>", "units go from the largest to the smallest, each once \(durations)")),
         (["fetch", "--timeout", "99999999w"], refused("99999999w", "--timeout <duration>", "that is longer than any duration this tool handles")),
@@ -103,7 +101,9 @@ struct CommandLineTests {
         (["fetch", "--latency", "fast"], refused("fast", "--latency <duration>", "a duration is a number and a unit \(durations)")),
         (["list", "--since", "2026-13-45"], refused("2026-13-45", "--since <T>", "not a date that exists in a form this tool reads; \(times)")),
         (["list", "--until", "2026-11-22T25:00:00"], refused("2026-11-22T25:00:00", "--until <T>", "not a date that exists in a form this tool reads; \(times)")),
-        (["list", "--until", "yesterday"], refused("yesterday", "--until <T>", "not a date or a duration; \(times)")),
+        (["list", "--until", "tomorrow"], refused("tomorrow", "--until <T>", "not a date or a duration; \(times)")),
+        // A word that starts with '-' and a letter is no time, nor a negative duration.
+        (["list", "--since", "-x"], refused("-x", "--since <T>", "not a date or a duration; \(times)")),
     ])
     func aRefusedValueSaysWhatIsExpected(_ arguments: [String], _ expected: String) async throws {
         // Given an empty sandbox
@@ -119,23 +119,44 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 
-    @Test(arguments: [
-        (["prune", "--keep", "-1"], "error: Missing value for '--keep <N>': '-1' is negative, and no option takes a negative value"),
-        (["list", "--since", "-2h"], "error: Missing value for '--since <T>': '-2h' is negative, and no option takes a negative value"),
-        (["replay", "--latency", "-1s"], "error: Missing value for '--latency <duration>': '-1s' is negative, and no option takes a negative value"),
-        // A word that starts with '-' and a letter is an option, not a negative number.
-        (["list", "--since", "-x"], "error: Missing value for '--since <T>'"),
-    ])
-    func aNegativeNumberForAnOptionThatTakesNoneSaysItIsNegative(_ arguments: [String], _ expected: String) async throws {
+    /// Every option that takes a number (a count, a duration, a time ago),
+    /// in every command, given one below its least.
+    static let negativeNumbers: [([String], String)] = [
+        (["list", "--limit", "-1"], "--limit must be 0 or more, not -1"),
+        (["list", "-n", "-1"], "--limit must be 0 or more, not -1"),
+        (["sessions", "--limit=-1"], "--limit must be 0 or more, not -1"),
+        (["list", "--offset", "-5"], "--offset must be 0 or more, not -5"),
+        (["prune", "--keep", "-1"], "--keep must be 0 or more, not -1"),
+        (["prune", "--keep=-1"], "--keep must be 0 or more, not -1"),
+        (["fetch", "--count", "-1"], "--count must be 1 or more, not -1"),
+        (["fetch", "--interval", "-5s"], "--interval must be 0 or more, not -5s"),
+        (["fetch", "--interval=-5s"], "--interval must be 0 or more, not -5s"),
+        (["fetch", "--latency", "-1h"], "--latency must be 0 or more, not -1h"),
+        (["fetch", "--timeout", "-1s"], "--timeout must be longer than 0, not -1s"),
+        (["replay", "--latency", "-1s"], "--latency must be 0 or more, not -1s"),
+        (["list", "--min-duration", "-250ms"], "--min-duration must be 0 or more, not -250ms"),
+        (["stats", "--max-duration", "-2s"], "--max-duration must be 0 or more, not -2s"),
+        (["list", "--since", "-2h"], "--since must be a date or a duration of 0 or more, not -2h"),
+        // An h among the words once made argument-parser print the help instead.
+        (["export", "--until", "-1h"], "--until must be a date or a duration of 0 or more, not -1h"),
+        (["stats", "--since", "-1d", "--until", "-1h"], "--since must be a date or a duration of 0 or more, not -1d"),
+        (["sessions", "--since", "-1h"], "--since must be a date or a duration of 0 or more, not -1h"),
+        (["prune", "--before", "-30d"], "--before must be a date or a duration of 0 or more, not -30d"),
+        (["pull", "--from", "postgres://nobody@127.0.0.1:9/none", "--until", "-1h"], "--until must be a date or a duration of 0 or more, not -1h"),
+    ]
+
+    @Test(arguments: negativeNumbers)
+    func everyNegativeNumberIsRefusedAsListRefusesANegativeLimit(_ arguments: [String], _ sentence: String) async throws {
         // Given an empty sandbox
         let sandbox = try Sandbox()
 
-        // When an option gets a value starting with '-', which argument-parser takes for another option
+        // When an option that takes a number gets a negative one, which argument-parser would take for another option
         let result = try await sandbox.run(arguments)
 
-        // Then the first line of the usage error says the number is negative, and nothing is created
+        // Then one error line names the option, its least and the value, and nothing is created
         #expect(result.status == 64, "\(result)")
-        #expect(result.standardError.split(separator: "\n").first.map(String.init) == expected, "\(result)")
+        #expect(result.standardError.split(separator: "\n").first.map(String.init) == "error: " + sentence, "\(result)")
+        #expect(result.standardError.components(separatedBy: "error:").count == 2, "\(result)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 

@@ -103,7 +103,7 @@ struct ListScriptFormatTests {
     @Test(arguments: [
         ("bash", #"-W 'running'$'\n''succeeded'$'\n''failed'$'\n''cancelled'$'\n''timed-out'$'\n''interrupted'"#),
         ("zsh", "___outcome=('running' 'succeeded' 'failed' 'cancelled' 'timed-out' 'interrupted')"),
-        ("fish", "-l 'outcome' -d 'Only fetches with this outcome: running, succeeded, failed, cancelled, timed-out, interrupted.' -rfka 'running succeeded failed cancelled timed-out interrupted'"),
+        ("fish", "-l 'outcome' -d 'Only fetches with one of these outcomes: running, succeeded, failed, cancelled, timed-out, interrupted.' -rfka 'running succeeded failed cancelled timed-out interrupted'"),
     ])
     func outcomeCompletesToTheOutcomeNames(shell: String, completion: String) async throws {
         // When the shell's completion script is generated
@@ -121,7 +121,10 @@ struct ListScriptFormatTests {
         let help = try await sandbox.run("list", "--help")
 
         #expect(help.status == 0, "\(help)")
-        for example in ["--grep", "--source 127.0.0.1", "--format tsv --no-header", "--follow"] {
+        for example in [
+            "--grep", "--source 127.0.0.1", "--format tsv --no-header", "--follow", "--outcome failed,timed-out",
+            "--since yesterday --until today", "--status 5xx", "--min-duration", "--offset",
+        ] {
             #expect(help.lines.contains { $0.contains("fetch-history list") && $0.contains(example) }, "\(example)")
         }
     }

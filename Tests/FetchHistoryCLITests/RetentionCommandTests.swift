@@ -210,7 +210,7 @@ struct RetentionCommandTests {
     @Test(arguments: [
         (["prune"], "error: say which fetches to delete: --before T or --keep N"),
         (["prune", "--keep", "1", "--before", "1d"], "error: --before and --keep cannot be used together; choose one"),
-        (["prune", "--keep=-1"], "error: --keep must be 0 or more"),
+        (["prune", "--keep=-1"], "error: --keep must be 0 or more, not -1"),
         (["delete"], "error: Missing expected argument '<id> ...'"),
     ])
     func unclearRequestsAreUsageErrors(_ command: [String], _ message: String) async throws {

@@ -375,6 +375,8 @@ import FetchHistory
     @Test(arguments: [
         HistoryFilter(since: Timestamp(millisecondsSince1970: 1), until: Timestamp(millisecondsSince1970: 2)),
         HistoryFilter(status: .failed, since: Timestamp(millisecondsSince1970: 1)),
+        HistoryFilter(statuses: [.failed, .timedOut, .interrupted]),
+        HistoryFilter(statuses: [.failed], minimumDuration: .seconds(1)),
         HistoryFilter(source: "random", until: Timestamp(millisecondsSince1970: 2)),
         HistoryFilter(sessionID: UUID()),
     ])

@@ -34,6 +34,8 @@ struct ExportCommand: HistoryCommand {
               fetch-history export --output - | gzip > history.json.gz
               fetch-history export --outcome failed --since 7d | jq .error
               fetch-history export --grep 'timed out' --source 127.0.0.1 --format jsonl
+              fetch-history export --outcome failed,timed-out --since yesterday --until today
+              fetch-history export --status 4xx,5xx --min-duration 500ms --format jsonl
             """
     )
 
@@ -47,6 +49,7 @@ struct ExportCommand: HistoryCommand {
     @OptionGroup var header: HeaderOption
 
     func validate() throws {
+        try filters.validateFilters()
         _ = try fields.keys()
         try header.validate(for: format)
     }

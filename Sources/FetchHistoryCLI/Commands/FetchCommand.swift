@@ -68,8 +68,10 @@ struct FetchCommand: AsyncParsableCommand {
     var format = FetchFormat.text
 
     func validate() throws {
-        guard count >= 1 else { throw ValidationError("--count must be 1 or more, not \(count)") }
-        if let timeout, timeout.duration <= .zero { throw ValidationError("--timeout must be longer than 0") }
+        try OptionBounds.require(count, atLeast: 1, option: "--count")
+        try DurationArgument.refuseNegative(interval, option: "--interval")
+        try DurationArgument.refuseNegative(latency, option: "--latency")
+        if let timeout, timeout.duration <= .zero { throw ValidationError("--timeout must be longer than 0, not \(timeout)") }
         if httpURL == nil {
             guard source == RandomNumberClient.sourceName else { throw ValidationError(Self.refusal(ofSource: source)) }
         } else if latency != nil {

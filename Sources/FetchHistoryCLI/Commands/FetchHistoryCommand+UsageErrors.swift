@@ -130,9 +130,16 @@ extension FetchHistoryCommand {
             return given[index].hasPrefix(name + "=") ? String(given[index].dropFirst(name.count + 1)) : nil
         }
         for value in values {
-            guard case .failure(let why) = DurationArgument.parse(value),
-                  refusal(parsing: [FetchCommand._commandName, name, value]) == firstLine
-            else { continue }
+            // A value that parses (a negative one too: `validate()` refuses
+            // that in a sentence of its own) needs no reason.
+            let why: DurationArgument.ParseError
+            do {
+                _ = try DurationArgument(parsing: value)
+                continue
+            } catch {
+                why = error
+            }
+            guard refusal(parsing: [FetchCommand._commandName, name, value]) == firstLine else { continue }
             return why.description
         }
         return nil

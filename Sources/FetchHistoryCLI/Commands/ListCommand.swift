@@ -20,6 +20,9 @@ struct ListCommand: HistoryCommand {
             Examples:
               fetch-history list
               fetch-history list --limit 0 --outcome timed-out
+              fetch-history list --outcome failed,timed-out --since yesterday --until today
+              fetch-history list --status 5xx --min-duration 2s
+              fetch-history list -n 20 --offset 20
               fetch-history list --since 2026-11-22 --until 2026-11-23 --format jsonl
               fetch-history list --source random --since 2h
               fetch-history list --source 127.0.0.1 --grep refused
@@ -35,8 +38,11 @@ struct ListCommand: HistoryCommand {
 
     // Unconditional: `--limit -1` is a value to refuse with a reason, not a
     // missing value followed by an unknown option.
-    @Option(parsing: .unconditional, help: "Show at most this many fetches; 0 shows all.")
+    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Show at most this many fetches; 0 shows all.")
     var limit = 20
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Skip the newest N fetches that match, then show --limit more.", valueName: "N"))
+    var offset = 0
 
     @Option(help: "table (aligned text), json (one array), jsonl (one object per line), tsv (tab-separated, see above) or csv (RFC 4180).")
     var format = ListFormat.table
@@ -44,7 +50,7 @@ struct ListCommand: HistoryCommand {
     @OptionGroup var header: HeaderOption
     @OptionGroup var fields: FieldsOption
 
-    @Flag(help: "Then print each fetch as it ends, recorded by any process, until Ctrl-C.")
+    @Flag(name: [.customShort("f"), .long], help: "Then print each fetch as it ends, recorded by any process, until Ctrl-C.")
     var follow = false
 
     /// For tests (README, "Development"): a follower that skips the looks it
@@ -53,12 +59,16 @@ struct ListCommand: HistoryCommand {
     var noFirstLooks = false
 
     func validate() throws {
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        try filters.validateFilters()
+        try OptionBounds.require(limit, atLeast: 0, option: "--limit")
+        try OptionBounds.require(offset, atLeast: 0, option: "--offset")
         try header.validate(for: format)
         try fields.validate(for: format)
-        if follow, filters.outcome == .running {
+        if follow, filters.outcomes?.contains(.running) == true {
             throw ValidationError("--follow prints fetches as they end, so none would ever show as running; leave out --outcome running")
         }
+        // A follower prints what ends from now on, after the newest: skipping those has no meaning.
+        if follow, offset > 0 { throw ValidationError("--offset and --follow cannot be used together; choose one") }
     }
 
     @MainActor func run() async throws {
@@ -85,7 +95,9 @@ struct ListCommand: HistoryCommand {
             let listing = try await history.listing(matching: filter, limit: limit)
             (fetches, cursor) = (listing.fetches, listing.cursor)
         } else {
-            fetches = try await history.fetches(matching: filter, limit: limit)
+            // The history reads past the skipped fetches as SQL's OFFSET would, so they are dropped here.
+            let through = limit.map { $0 > Int.max - offset ? Int.max : $0 + offset }
+            fetches = Array(try await history.fetches(matching: filter, limit: through).dropFirst(offset))
         }
         var printer = FetchPrinter(
             output: OutputStream.standardOutput(), format: format, header: !header.noHeader, color: Terminal.wantsColor(database.color),

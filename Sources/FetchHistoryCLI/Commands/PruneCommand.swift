@@ -22,12 +22,17 @@ struct PruneCommand: HistoryCommand {
     @OptionGroup var database: DatabaseOptions
 
     @Option(
-        help: ArgumentHelp("Delete fetches started before T: 2026-11-22, 2026-11-22T10:00:00Z, or 15m/2h/30d ago.", valueName: "T"),
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Delete fetches started before T: 2026-11-22, 2026-11-22T10:00:00Z, today, yesterday, or 15m/2h/30d ago.",
+            valueName: "T"
+        ),
         transform: TimeArgument.init(parsing:)
     )
     var before: TimeArgument?
 
-    @Option(help: ArgumentHelp("Keep the newest N fetches (as list shows them) and delete the rest.", valueName: "N"))
+    // Unconditional: `--keep -1` is a value to refuse with a reason, not a missing value.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep the newest N fetches (as list shows them) and delete the rest.", valueName: "N"))
     var keep: Int?
 
     @Flag(help: "Print what would be deleted, and delete nothing.")
@@ -39,8 +44,8 @@ struct PruneCommand: HistoryCommand {
         switch (before, keep) {
         case (nil, nil): throw ValidationError("say which fetches to delete: --before T or --keep N")
         case (_?, _?): throw ValidationError("--before and --keep cannot be used together; choose one")
-        case (nil, let keep?) where keep < 0: throw ValidationError("--keep must be 0 or more")
-        default: break
+        case (nil, let keep?): try OptionBounds.require(keep, atLeast: 0, option: "--keep")
+        case (let before?, nil): try TimeArgument.refuseNegative(before, option: "--before")
         }
     }
 

@@ -69,12 +69,17 @@ struct PullCommand: HistoryCommand {
     var from: String?
 
     @Option(
-        help: ArgumentHelp("Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, or 15m/2h/7d ago.", valueName: "T"),
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, now, today, yesterday, or 15m/2h/7d ago.",
+            valueName: "T"
+        ),
         transform: TimeArgument.init(parsing:)
     )
     var since: TimeArgument?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Only fetches started before T (same forms as --since).", valueName: "T"),
         transform: TimeArgument.init(parsing:)
     )
@@ -91,8 +96,8 @@ struct PullCommand: HistoryCommand {
 
     func validate() throws {
         _ = try RemoteOption.url(from, option: "--from")
-        if host?.isEmpty == true { throw ValidationError("--host is empty; give a host name or a pattern such as 'ci-*'") }
-        if source?.isEmpty == true { throw ValidationError("--source is empty; give a source, a host or a URL prefix") }
+        try FilterOptions.refuseEmpty(source: source, host: host)
+        try TimeArgument.validateRange(since: since, until: until)
     }
 
     @MainActor func run() async throws {

@@ -40,12 +40,14 @@ struct ReplayCommand: AsyncParsableCommand {
     var live = false
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("With --live and the random source: how long it takes to answer (default: 1s).", valueName: "duration"),
         transform: DurationArgument.init(parsing:)
     )
     var latency: DurationArgument?
 
     func validate() throws {
+        try DurationArgument.refuseNegative(latency, option: "--latency")
         if latency != nil, !live { throw ValidationError("--latency only applies with --live") }
     }
 

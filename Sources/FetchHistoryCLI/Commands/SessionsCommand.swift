@@ -12,6 +12,8 @@ struct SessionsCommand: HistoryCommand {
             Examples:
               fetch-history sessions
               fetch-history sessions --limit 0
+              fetch-history sessions --since yesterday --host 'ci-*'
+              fetch-history sessions --source 127.0.0.1 -n 5
               fetch-history sessions --limit 5 --format json
               fetch-history sessions --format jsonl
               fetch-history sessions --format tsv --no-header | cut -f1
@@ -22,8 +24,31 @@ struct SessionsCommand: HistoryCommand {
 
     // Unconditional: `--limit -1` is a value to refuse with a reason, not a
     // missing value.
-    @Option(parsing: .unconditional, help: "Show at most this many sessions; 0 shows all.")
+    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Show at most this many sessions; 0 shows all.")
     var limit = 20
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Only sessions started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, now, today, yesterday, or 15m/2h/7d ago.",
+            valueName: "T"
+        ),
+        transform: TimeArgument.init(parsing:)
+    )
+    var since: TimeArgument?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Only sessions started before T (same forms as --since).", valueName: "T"),
+        transform: TimeArgument.init(parsing:)
+    )
+    var until: TimeArgument?
+
+    @Option(help: ArgumentHelp("Only sessions of this source: exact, a host, or a URL prefix (as list --source).", valueName: "source"))
+    var source: String?
+
+    @Option(help: ArgumentHelp("Only sessions recorded on a host matching PATTERN (* is any run of characters).", valueName: "PATTERN"))
+    var host: String?
 
     @Option(help: ArgumentHelp(
         "table (aligned text), json (one array), jsonl (one object per line) or tsv (tab-separated: full id, start, "
@@ -34,18 +59,25 @@ struct SessionsCommand: HistoryCommand {
     @OptionGroup var header: HeaderOption
 
     func validate() throws {
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        try OptionBounds.require(limit, atLeast: 0, option: "--limit")
         try header.validate(for: format)
+        try FilterOptions.refuseEmpty(source: source, host: host)
+        try TimeArgument.validateRange(since: since, until: until)
     }
 
     @MainActor func run() async throws {
-        let summaries = try await database.reading { history in try await history.sessionSummaries(limit: limit == 0 ? nil : limit) }
+        let filter = SessionFilter(
+            since: since?.timestamp, until: until?.timestamp, sourceMatching: source, host: host.map(HostPattern.init)
+        )
+        let summaries = try await database.reading { history in
+            try await history.sessionSummaries(matching: filter, limit: limit == 0 ? nil : limit)
+        }
         let output = OutputStream.standardOutput()
         switch format {
         case .table:
             if summaries.isEmpty {
                 // On a first run the hint about the history is the one line.
-                if !database.isFirstRun { StandardError.write("no sessions recorded\n") }
+                if !database.isFirstRun { StandardError.write(filter == .all ? "no sessions recorded\n" : "no sessions match\n") }
             } else {
                 try output.write(Self.table(summaries, header: !header.noHeader))
             }

@@ -24,6 +24,8 @@ struct StatsCommand: HistoryCommand {
               fetch-history stats --by source
               fetch-history stats --host 'ci-*' --by host
               fetch-history stats --since 2d --by hour --format json
+              fetch-history stats --since today --status 5xx --by source
+              fetch-history stats --outcome succeeded --min-duration 1s
               fetch-history stats --grep 'HTTP 503' --by day
             """
     )
@@ -47,6 +49,10 @@ struct StatsCommand: HistoryCommand {
         if header.noHeader, format != .csv {
             throw ValidationError("--no-header applies to --format csv only, not \(format.rawValue)")
         }
+    }
+
+    func validate() throws {
+        try filters.validateFilters()
     }
 
     @MainActor func run() async throws {

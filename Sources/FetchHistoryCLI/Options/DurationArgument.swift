@@ -9,6 +9,13 @@ import FoundationEssentials
 /// An option parses it with `transform: DurationArgument.init(parsing:)`,
 /// so that argument-parser says why a value is refused: "The value '5' is
 /// invalid for '--timeout <duration>': a duration needs a unit: …".
+///
+/// A minus sign is read too (`-5s` is a negative duration), for the
+/// option's `validate()` to refuse with `refuseNegative(_:option:)` in the
+/// words every numeric option uses, `--interval must be 0 or more, not
+/// -5s`: a reason given by the transform would come after argument-parser's
+/// own "The value … is invalid" instead. Such an option parses
+/// `.unconditional`ly, so that `-5s` is its value and not an unknown option.
 struct DurationArgument: Hashable {
     var duration: Duration
 
@@ -16,9 +23,20 @@ struct DurationArgument: Hashable {
         self.duration = duration
     }
 
-    /// The duration `text` says, or why it says none.
+    /// The duration `text` says (negative after a `-`), or why it says none.
     init(parsing text: String) throws(ParseError) {
-        duration = try Self.parse(text).get()
+        if text.hasPrefix("-"), case .success(let magnitude) = Self.parse(String(text.dropFirst())) {
+            duration = .zero - magnitude
+        } else {
+            duration = try Self.parse(text).get()
+        }
+    }
+
+    /// Refuses a negative duration the way every numeric option refuses a
+    /// negative number: `--interval must be 0 or more, not -5s`.
+    static func refuseNegative(_ value: DurationArgument?, option: String) throws {
+        guard let value, value.duration < .zero else { return }
+        throw OptionBounds.refusal(option, least: 0, given: value.description)
     }
 
     /// Largest first: the order they must come in, and the order `format`
@@ -90,7 +108,10 @@ extension DurationArgument: ExpressibleByArgument {
 
 extension DurationArgument: CustomStringConvertible {
     /// As it would be typed; also how a default shows in `--help` (`1s`).
-    var description: String { Self.argument(milliseconds: duration.wholeMilliseconds) }
+    var description: String {
+        duration < .zero ? "-" + Self.argument(milliseconds: (.zero - duration).wholeMilliseconds)
+            : Self.argument(milliseconds: duration.wholeMilliseconds)
+    }
 
     /// The shortest form `parse` reads back exactly: `250ms`, `1s`, `1m30s`,
     /// `1h`, `1.5s`. For what the user gives and sees as a setting.

@@ -2,17 +2,50 @@ import ArgumentParser
 import FetchHistory
 import FoundationEssentials
 
-/// The filters `list`, `export` and `stats` share.
+/// The filters `list`, `export` and `stats` share. Each of those commands
+/// calls `validateFilters()` from its own `validate()`.
 struct FilterOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Only fetches with this outcome: \(FetchStatus.allCases.map(\.rawValue).joined(separator: ", ")).",
+            "Only fetches with one of these outcomes: \(FetchStatus.allCases.map(\.rawValue).joined(separator: ", ")).",
+            discussion: """
+                Several outcomes are separated by commas or given as repeated options, in any case. \
+                Example: --outcome failed,timed-out
+                """,
             valueName: "outcome"
         ),
         completion: .list(FetchStatus.allCases.map(\.rawValue)),
-        transform: FilterOptions.status
+        transform: FilterOptions.statuses
     )
-    var outcome: FetchStatus?
+    var outcome: [[FetchStatus]] = []
+
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Only fetches whose HTTP status is this code (404) or in this class (4xx).",
+            discussion: """
+                Several are separated by commas or given as repeated options. A fetch with no HTTP status \
+                (the random source, or no answer from the server) never matches. Example: --status 429,5xx
+                """,
+            valueName: "status"
+        ),
+        transform: FilterOptions.httpStatuses
+    )
+    var status: [[HTTPStatusPattern]] = []
+
+    @Option(
+        name: .customLong("min-duration"), parsing: .unconditional,
+        help: ArgumentHelp("Only fetches that ended and took at least this long, e.g. 250ms, 2s.", valueName: "duration"),
+        transform: DurationArgument.init(parsing:)
+    )
+    var minDuration: DurationArgument?
+
+    @Option(
+        name: .customLong("max-duration"), parsing: .unconditional,
+        help: ArgumentHelp("Only fetches that ended and took at most this long.", valueName: "duration"),
+        transform: DurationArgument.init(parsing:)
+    )
+    var maxDuration: DurationArgument?
 
     @Option(
         help: ArgumentHelp(
@@ -54,30 +87,73 @@ struct FilterOptions: ParsableArguments {
     var session: String?
 
     @Option(
-        help: ArgumentHelp("Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, or 15m/2h/7d ago.", valueName: "T"),
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, now, today, yesterday, or 15m/2h/7d ago.",
+            valueName: "T"
+        ),
         transform: TimeArgument.init(parsing:)
     )
     var since: TimeArgument?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Only fetches started before T (same forms as --since).", valueName: "T"),
         transform: TimeArgument.init(parsing:)
     )
     var until: TimeArgument?
 
-    func validate() throws {
+    /// The outcomes asked for, nil when --outcome was not given.
+    var outcomes: Set<FetchStatus>? {
+        outcome.isEmpty ? nil : Set(outcome.joined())
+    }
+
+    /// Refuses what no fetch could match. Called by the command, not as
+    /// this group's `validate()`: argument-parser runs that while it decodes
+    /// the command, and a refusal there makes it look for a help flag among
+    /// the words, where it finds the `h` of a value such as `-1h` and prints
+    /// the help instead.
+    func validateFilters() throws {
         // An empty value is usually an unset variable (`--grep "$WORD"`):
         // it would match everything (or, for a source, nothing) silently.
         if grep?.isEmpty == true { throw ValidationError("--grep is empty; give the text to search for") }
+        try Self.refuseEmpty(source: source, host: host)
+        try TimeArgument.validateRange(since: since, until: until)
+        try DurationArgument.refuseNegative(minDuration, option: "--min-duration")
+        try DurationArgument.refuseNegative(maxDuration, option: "--max-duration")
+        if let minDuration, let maxDuration, minDuration.duration > maxDuration.duration {
+            throw ValidationError(
+                "no fetch can match: --min-duration \(minDuration) is longer than --max-duration \(maxDuration)"
+            )
+        }
+    }
+
+    /// Refuses an empty --source or --host, which every command that takes them refuses alike.
+    static func refuseEmpty(source: String?, host: String?) throws {
         if source?.isEmpty == true { throw ValidationError("--source is empty; give a source, a host or a URL prefix") }
         if host?.isEmpty == true { throw ValidationError("--host is empty; give a host name or a pattern such as 'ci-*'") }
     }
 
-    static func status(_ text: String) throws -> FetchStatus {
-        guard let status = FetchStatus(rawValue: text) else {
-            throw ValidationError("'\(text.prefix(40))\(text.count > 40 ? "…" : "")' is not an outcome; use one of \(FetchStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+    /// The outcomes of one --outcome: one or several, separated by commas, in any case.
+    static func statuses(_ text: String) throws -> [FetchStatus] {
+        try text.split(separator: ",", omittingEmptySubsequences: false).map { word in
+            guard let status = FetchStatus(rawValue: word.lowercased()) else {
+                let shown = String(word.prefix(40)).terminalSafe + (word.count > 40 ? "…" : "")
+                throw ValidationError("'\(shown)' is not an outcome; use one of \(FetchStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return status
         }
-        return status
+    }
+
+    /// The HTTP statuses of one --status: codes and classes, separated by commas.
+    static func httpStatuses(_ text: String) throws -> [HTTPStatusPattern] {
+        try text.split(separator: ",", omittingEmptySubsequences: false).map { word in
+            guard let pattern = HTTPStatusPattern(String(word)) else {
+                let shown = String(word.prefix(40)).terminalSafe + (word.count > 40 ? "…" : "")
+                throw ValidationError("'\(shown)' is not an HTTP status; use a code from 100 to 599 (404) or a class (4xx)")
+            }
+            return pattern
+        }
     }
 
     /// The filter, with a session prefix resolved to its session's id in
@@ -87,8 +163,10 @@ struct FilterOptions: ParsableArguments {
         var sessionID: UUID?
         if let session { sessionID = try await history.session(named: session).id }
         return HistoryFilter(
-            status: outcome, sessionID: sessionID, since: since?.timestamp, until: until?.timestamp, containing: grep,
-            sourceMatching: source, host: host.map(HostPattern.init)
+            sessionID: sessionID, since: since?.timestamp, until: until?.timestamp, containing: grep,
+            sourceMatching: source, host: host.map(HostPattern.init), statuses: outcomes,
+            httpStatuses: status.isEmpty ? nil : Array(status.joined()),
+            minimumDuration: minDuration?.duration, maximumDuration: maxDuration?.duration
         )
     }
 }

@@ -2,15 +2,16 @@ import FetchHistoryModel
 
 // Sessions: the runs that recorded fetches, for `sessions`.
 extension Database {
-    /// Sessions newest first, at most `limit` when given, each with its
-    /// fetches counted per status. A fetch that has not ended is running
-    /// while its session's recorder is alive, else interrupted.
+    /// Sessions matching `filter`, newest first, at most `limit` when given,
+    /// each with its fetches counted per status. A fetch that has not ended
+    /// is running while its session's recorder is alive, else interrupted.
     ///
     /// ```swift
     /// let latest = try store.read { db in try db.sessionSummaries(limit: 1) }.first
     /// ```
-    public func sessionSummaries(limit: Int? = nil) throws -> [SessionSummary] {
-        let sessions = try rows(HistorySQL.newestSessions, [.integer(Int64(limit ?? -1))], HistoryRow.session)
+    public func sessionSummaries(matching filter: SessionFilter = .all, limit: Int? = nil) throws -> [SessionSummary] {
+        let (conditions, values) = HistorySQL.conditions(for: filter)
+        let sessions = try rows(HistorySQL.newestSessions(conditions), values + [.integer(Int64(limit ?? -1))], HistoryRow.session)
         return try sessions.map { session in
             var counts: [FetchStatus: Int] = [:]
             // The recorder is asked once per session, and only if one of its fetches has not ended.
@@ -30,9 +31,11 @@ extension Database {
 
 // The SQL of `sessions`.
 extension HistorySQL {
-    /// Sessions newest first (of several started in one millisecond, the
-    /// one recorded last first), at most `?` (-1: all).
-    static let newestSessions = "SELECT \(sessionColumns) FROM session ORDER BY started_at DESC, rowid DESC LIMIT ?"
+    /// Sessions meeting `conditions`, newest first (of several started in
+    /// one millisecond, the one recorded last first), at most `?` (-1: all).
+    static func newestSessions(_ conditions: String) -> String {
+        "SELECT \(sessionColumns) FROM session\(conditions) ORDER BY started_at DESC, rowid DESC LIMIT ?"
+    }
 
     /// One session's fetches per stored outcome (NULL: not ended), read
     /// through `fetch_by_session`.

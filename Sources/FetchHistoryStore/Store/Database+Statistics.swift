@@ -7,14 +7,16 @@ extension Database {
     public func statistics(matching filter: HistoryFilter = .all) throws -> HistoryStatistics {
         let filter = try resolvingSources(filter)
         let (conditions, values) = HistorySQL.conditions(for: filter)
+        // The durations are read with the outcome written literally (see `succeededDurations`).
         var others = filter
         others.status = nil
+        others.statuses = nil
         let (otherConditions, otherValues) = HistorySQL.conditions(for: others)
         let counts = try statusCounts(conditions, values)
         var latency: HistoryStatistics.Latency?
         var histogram = LatencyBucket.empty
         let succeededCount = counts[.succeeded, default: 0]
-        if succeededCount > 0, filter.status == nil || filter.status == .succeeded {
+        if succeededCount > 0, filter.accepts(.succeeded) {
             latency = try self.latency(
                 of: succeededCount, sql: HistorySQL.succeededDurations(otherConditions), values: otherValues,
                 histogram: &histogram

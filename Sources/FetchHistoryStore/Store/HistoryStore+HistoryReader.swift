@@ -65,8 +65,8 @@ extension DatabaseAccess {
         try await reading { db in try db.session(id: id) }
     }
 
-    public nonisolated(nonsending) func sessionSummaries(limit: Int?) async throws -> [SessionSummary] {
-        try await reading { db in try db.sessionSummaries(limit: limit) }
+    public nonisolated(nonsending) func sessionSummaries(matching filter: SessionFilter, limit: Int?) async throws -> [SessionSummary] {
+        try await reading { db in try db.sessionSummaries(matching: filter, limit: limit) }
     }
 
     public nonisolated(nonsending) func statistics(
