@@ -224,7 +224,7 @@ struct StatsPicturesTests {
         try await sandbox.importRecords(Fixtures.standard)
 
         // When stats are broken down by something they cannot be
-        let result = try await sandbox.run("stats", "--by", "week")
+        let result = try await sandbox.run("stats", "--by", "fortnight")
 
         // Then it is refused as a usage error
         #expect(result.status == 64 && result.standardError.hasPrefix("error: "), "\(result)")

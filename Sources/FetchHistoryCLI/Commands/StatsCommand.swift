@@ -46,13 +46,10 @@ struct StatsCommand: HistoryCommand {
     @OptionGroup var header: HeaderOption
 
     func validate() throws {
+        try filters.validateFilters()
         if header.noHeader, format != .csv {
             throw ValidationError("--no-header applies to --format csv only, not \(format.rawValue)")
         }
-    }
-
-    func validate() throws {
-        try filters.validateFilters()
     }
 
     @MainActor func run() async throws {
