@@ -55,5 +55,13 @@ public struct HistoryStatistics: Hashable, Sendable {
             self.p99 = p99
             self.max = max
         }
+
+        /// The nearest-rank percentiles (the ⌈p·n/100⌉-th) of `durations`,
+        /// in ascending order; nil when there are none.
+        public init?(ascending durations: [Int64]) {
+            guard let last = durations.last else { return nil }
+            let rank = { (percent: Int) in durations[(percent * durations.count + 99) / 100 - 1] }
+            self.init(p50: rank(50), p90: rank(90), p99: rank(99), max: last)
+        }
     }
 }

@@ -4,10 +4,14 @@ public struct StatisticsGroup: Hashable, Sendable {
     public var key: String
     /// Fetches per status; statuses with none are absent.
     public var counts: [FetchStatus: Int]
+    /// Nearest-rank percentiles of the group's succeeded fetches; nil when
+    /// it has none, or when the filter left succeeded fetches out.
+    public var latency: HistoryStatistics.Latency?
 
-    public init(key: String, counts: [FetchStatus: Int]) {
+    public init(key: String, counts: [FetchStatus: Int], latency: HistoryStatistics.Latency? = nil) {
         self.key = key
         self.counts = counts
+        self.latency = latency
     }
 
     public var total: Int { counts.values.reduce(0, +) }

@@ -75,13 +75,27 @@ extension PostgresHistory {
         query.appendConditions(filter)
         query.append(" GROUP BY 1, 2")
         var tally = StatisticsTally(grouping: grouping)
-        for try await (text, outcome, count) in try await connection.query(query.query, logger: logger).decode((String, String, Int).self) {
-            let status = FetchStatus(rawValue: outcome) ?? .failed
-            let groupKey = switch grouping {
+        func groupKey(_ text: String) -> String {
+            switch grouping {
             case .day, .hour, .minute, .week: StatisticsTally.localKey(Timestamp(millisecondsSince1970: Int64(text) ?? 0), grouping)
             default: text
             }
-            tally.count(status, key: groupKey, times: count)
+        }
+        var succeeded = 0
+        for try await (text, outcome, count) in try await connection.query(query.query, logger: logger).decode((String, String, Int).self) {
+            let status = FetchStatus(rawValue: outcome) ?? .failed
+            if status == .succeeded { succeeded += count }
+            tally.count(status, key: groupKey(text), times: count)
+        }
+        guard succeeded > 0 else { return tally.groups }
+        // Each group's succeeded durations, for its percentiles: the local keys are the client's.
+        var others = filter
+        others.status = .succeeded
+        others.statuses = nil
+        var durations = ServerQuery("SELECT \(key), duration_ms FROM \(Self.fetchTable)")
+        durations.appendConditions(others)
+        for try await (text, duration) in try await connection.query(durations.query, logger: logger).decode((String, Int64).self) {
+            tally.add(duration: duration, key: groupKey(text))
         }
         return tally.groups
     }
@@ -113,6 +127,7 @@ struct StatisticsTally {
     private var counts: [FetchStatus: Int] = [:]
     private var durations: [Int64] = []
     private var grouped: [String: [FetchStatus: Int]] = [:]
+    private var groupDurations: [String: [Int64]] = [:]
 
     init(grouping: StatisticsGrouping?) {
         self.grouping = grouping
@@ -131,7 +146,13 @@ struct StatisticsTally {
             case .status: fetch.response.map { String($0.status) } ?? "-"
             }
             grouped[key, default: [:]][fetch.status, default: 0] += 1
+            if fetch.status == .succeeded, let duration = fetch.durationMilliseconds { groupDurations[key, default: []].append(duration) }
         }
+    }
+
+    /// A succeeded fetch's duration, for its group's percentiles.
+    mutating func add(duration: Int64, key: String) {
+        groupDurations[key, default: []].append(duration)
     }
 
     mutating func count(_ status: FetchStatus, key: String, times: Int) {
@@ -167,10 +188,14 @@ struct StatisticsTally {
     /// The groups in key order (statuses in `HistoryStatistics.statusOrder`).
     var groups: [StatisticsGroup] {
         guard grouping == .outcome else {
-            return grouped.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { StatisticsGroup(key: $0, counts: grouped[$0]!) }
+            return grouped.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { group($0, counts: grouped[$0]!) }
         }
         return HistoryStatistics.statusOrder.compactMap { status in
-            grouped[status.rawValue].map { StatisticsGroup(key: status.rawValue, counts: $0) }
+            grouped[status.rawValue].map { group(status.rawValue, counts: $0) }
         }
+    }
+
+    private func group(_ key: String, counts: [FetchStatus: Int]) -> StatisticsGroup {
+        StatisticsGroup(key: key, counts: counts, latency: HistoryStatistics.Latency(ascending: groupDurations[key]?.sorted() ?? []))
     }
 }

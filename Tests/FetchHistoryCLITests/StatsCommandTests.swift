@@ -243,3 +243,40 @@ struct StatsGroupingTests {
         #expect(tokyo.standardOutput.hasPrefix("2026-11-23,1,"), "\(tokyo)")
     }
 }
+
+@Suite("stats --by gives each group's percentiles")
+struct StatsGroupLatencyTests {
+    @Test func eachGroupHasTheNearestRankPercentilesOfItsSucceededFetches() async throws {
+        // Given random with durations 10, 20, …, 100 ms and the other source with 500 ms and a failure
+        let sandbox = try Sandbox()
+        var records = (1...10).map { ExportRecord.make("succeeded", id: Ids.fetch($0), at: Fixtures.day0 + Int64($0), duration: Int64($0) * 10) }
+        records.append(.make("succeeded", id: Ids.fetch(11), source: Fixtures.otherSource, at: Fixtures.day0 + 20, duration: 500))
+        records.append(.make("failed", id: Ids.fetch(12), source: Fixtures.otherSource, at: Fixtures.day0 + 21, duration: 9_000))
+        try await sandbox.importRecords(records)
+
+        // When stats breaks them down by source, as JSON and as a table
+        let json = try await sandbox.succeed("stats", "--by", "source", "--format", "json")
+        let table = try await sandbox.succeed("stats", "--by", "source")
+
+        // Then each group has p50/p90/p99/max of its own succeeded durations (⌈p·n/100⌉-th), the failure left out
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let groups = try #require((object["by"] as? [String: Any])?["groups"] as? [[String: Any]])
+        let latencies = groups.map { $0["latencyMs"] as? [String: Int] }
+        #expect(latencies == [["p50": 500, "p90": 500, "p99": 500, "max": 500], ["p50": 50, "p90": 90, "p99": 100, "max": 100]], "\(json)")
+        #expect(table.lines.last { $0.hasPrefix("random") }?.hasSuffix("50ms   90ms  100ms") == true, "\(table)")
+    }
+
+    @Test func aFilterWithoutSucceededFetchesGivesNoPercentiles() async throws {
+        // Given a succeeded and a failed fetch
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([
+            .make("succeeded", id: Ids.fetch(1), at: Fixtures.day0), .make("failed", id: Ids.fetch(2), at: Fixtures.day0 + 1),
+        ])
+
+        // When only failed fetches are counted per source
+        let json = try await sandbox.succeed("stats", "--by", "source", "--outcome", "failed", "--format", "json")
+
+        // Then the group has no latency
+        #expect(json.standardOutput.contains(#""successRate":0.000000,"latencyMs":null}"#), "\(json)")
+    }
+}

@@ -113,14 +113,15 @@ struct StatsPicturesTests {
         // When stats are broken down by day
         let result = try await sandbox.run("stats", "--by", "day")
 
-        // Then a table with a row per day follows the summary and chart
+        // Then a table with a row per day follows the summary and chart, each day with the
+        // percentiles of its succeeded fetches (none: -)
         #expect(result.status == 0, "\(result)")
         #expect(Array(result.lines.suffix(5)) == [
             "",
-            "DAY         FETCHES  SUCCEEDED  FAILED  CANCELLED  TIMED-OUT  INTERRUPTED  RUNNING  SUCCESS RATE",
-            "2026-11-20        3          1       1          1          0            0        0  50.0%",
-            "2026-11-21        4          0       0          1          1            2        0  0.0%",
-            "2026-11-22        3          2       1          0          0            0        0  66.7%",
+            "DAY         FETCHES  SUCCEEDED  FAILED  CANCELLED  TIMED-OUT  INTERRUPTED  RUNNING  SUCCESS RATE    P50     P90     P99",
+            "2026-11-20        3          1       1          1          0            0        0         50.0%  120ms   120ms   120ms",
+            "2026-11-21        4          0       0          1          1            2        0          0.0%      -       -       -",
+            "2026-11-22        3          2       1          0          0            0        0         66.7%  950ms  1.250s  1.250s",
         ], "\(result)")
     }
 

@@ -100,9 +100,10 @@ struct StatsCommand: HistoryCommand {
         rate.map { Self.decimal($0 * 100, places: 1) + "%" } ?? "-"
     }
 
-    /// The counts per group, aligned and fitted to `width`: on a narrow
-    /// screen the counts no group has go first, then the headers shorten
-    /// (`OK`, `FAIL`, …), then the key is cut, then the rarest statuses go.
+    /// The counts, rate and latency percentiles per group, aligned and
+    /// fitted to `width`: on a narrow screen the counts no group has go
+    /// first, then the headers shorten (`OK`, `FAIL`, …), then the key is
+    /// cut, then the columns a reader needs least go (`dropOrder`).
     static func table(_ groups: [StatisticsGroup], by grouping: StatisticsGrouping, width: Int? = Terminal.width) -> String {
         // Only free text is cut: a day, an hour or an outcome is dropped columns for.
         let cut: TextTable.Cut? = switch grouping {
@@ -114,15 +115,20 @@ struct StatsCommand: HistoryCommand {
         let counts = statuses.map { status in
             TextTable.Column(
                 header: status.rawValue.uppercased(), shortHeader: shortHeaders[status], isRightAligned: true,
-                dropOrder: dropOrder.firstIndex(of: status)
+                dropOrder: dropOrder.firstIndex(of: status.rawValue)
             )
         }
+        let percentiles = ["P50", "P90", "P99"].map { name in
+            TextTable.Column(header: name, isRightAligned: true, dropOrder: dropOrder.firstIndex(of: name))
+        }
+        let format = DurationArgument.format(milliseconds:)
         let table = TextTable(
             columns: [key, TextTable.Column(header: "FETCHES", isRightAligned: true)] + counts
-                + [TextTable.Column(header: "SUCCESS RATE", shortHeader: "RATE")],
+                + [TextTable.Column(header: "SUCCESS RATE", shortHeader: "RATE", isRightAligned: true)] + percentiles,
             rows: groups.map { group in
                 [group.key.terminalSafe, String(group.total)] + statuses.map { String(group.counts[$0, default: 0]) }
                     + [rate(group.successRate)]
+                    + [group.latency?.p50, group.latency?.p90, group.latency?.p99].map { $0.map(format) ?? "-" }
             }
         )
         return table.lines(width: width).map { $0 + "\n" }.joined()
@@ -144,10 +150,12 @@ struct StatsCommand: HistoryCommand {
             )
             return text
         }
-        var text = header ? CSV.line([grouping.rawValue, "fetches"] + counts + ["successRate"]) : ""
+        var text = header ? CSV.line([grouping.rawValue, "fetches"] + counts + ["successRate", "p50Ms", "p90Ms", "p99Ms", "maxMs"]) : ""
         for group in groups {
+            let latency = group.latency
             text += CSV.line(
                 [group.key, String(group.total)] + statuses.map { String(group.counts[$0, default: 0]) } + [fraction(group.successRate)]
+                    + [latency?.p50, latency?.p90, latency?.p99, latency?.max].map { $0.map(String.init) }
             )
         }
         return text
@@ -157,8 +165,11 @@ struct StatsCommand: HistoryCommand {
         .succeeded: "OK", .failed: "FAIL", .cancelled: "CANCEL", .timedOut: "TIMEOUT", .interrupted: "INTR", .running: "RUN",
     ]
 
-    /// The counts that go first on a narrow screen: those a reader needs least.
-    private static let dropOrder: [FetchStatus] = [.running, .interrupted, .cancelled, .timedOut, .failed, .succeeded]
+    /// The columns that go first on a narrow screen: those a reader needs least.
+    private static let dropOrder: [String] = [
+        FetchStatus.running.rawValue, FetchStatus.interrupted.rawValue, "P99", FetchStatus.cancelled.rawValue, "P90",
+        FetchStatus.timedOut.rawValue, FetchStatus.failed.rawValue, "P50", FetchStatus.succeeded.rawValue,
+    ]
 
     static func json(_ statistics: HistoryStatistics, by breakdown: (StatisticsGrouping, [StatisticsGroup])? = nil) -> String {
         var json = JSONWriter()
@@ -172,16 +183,7 @@ struct StatsCommand: HistoryCommand {
         json.key("successRate")
         rate(statistics.successRate, into: &json)
         json.key("latencyMs")
-        if let latency = statistics.latency {
-            json.beginObject()
-            for (name, milliseconds) in [("p50", latency.p50), ("p90", latency.p90), ("p99", latency.p99), ("max", latency.max)] {
-                json.key(name)
-                json.integer(milliseconds)
-            }
-            json.endObject()
-        } else {
-            json.null()
-        }
+        latency(statistics.latency, into: &json)
         json.key("histogram")
         json.beginArray()
         for bucket in statistics.histogram {
@@ -212,6 +214,8 @@ struct StatsCommand: HistoryCommand {
                 counts(group.counts, into: &json)
                 json.key("successRate")
                 rate(group.successRate, into: &json)
+                json.key("latencyMs")
+                latency(group.latency, into: &json)
                 json.endObject()
             }
             json.endArray()
@@ -222,6 +226,17 @@ struct StatsCommand: HistoryCommand {
         json.endObject()
         json.newline()
         return json.text
+    }
+
+    /// `{"p50":…,"p90":…,"p99":…,"max":…}` in milliseconds, or null.
+    private static func latency(_ latency: HistoryStatistics.Latency?, into json: inout JSONWriter) {
+        guard let latency else { return json.null() }
+        json.beginObject()
+        for (name, milliseconds) in [("p50", latency.p50), ("p90", latency.p90), ("p99", latency.p99), ("max", latency.max)] {
+            json.key(name)
+            json.integer(milliseconds)
+        }
+        json.endObject()
     }
 
     /// Every status, 0 when none.

@@ -70,19 +70,33 @@ extension Database {
     public func statistics(matching filter: HistoryFilter = .all, by grouping: StatisticsGrouping) throws -> [StatisticsGroup] {
         let filter = try resolvingSources(filter)
         let (conditions, values) = HistorySQL.conditions(for: filter)
-        guard grouping != .outcome else {
+        var groups: [StatisticsGroup] = []
+        if grouping == .outcome {
             // The counts per status are the groups: read from the outcome index, as `statistics` does.
             let counts = try statusCounts(conditions, values)
-            return HistoryStatistics.statusOrder.compactMap { status in
+            groups = HistoryStatistics.statusOrder.compactMap { status in
                 counts[status].map { StatisticsGroup(key: status.rawValue, counts: [status: $0]) }
             }
+        } else {
+            try forEachRow(HistorySQL.countByGroup(grouping, conditions), values) { row in
+                let key = row.optionalText(0) ?? ""
+                if groups.last?.key != key { groups.append(StatisticsGroup(key: key, counts: [:])) }
+                let status = HistoryRow.status(outcome: row.optionalText(1), isAlive: row.optionalInt64(2))
+                groups[groups.count - 1].counts[status, default: 0] += Int(row.int64(3))
+            }
         }
-        var groups: [StatisticsGroup] = []
-        try forEachRow(HistorySQL.countByGroup(grouping, conditions), values) { row in
-            let key = row.optionalText(0) ?? ""
-            if groups.last?.key != key { groups.append(StatisticsGroup(key: key, counts: [:])) }
-            let status = HistoryRow.status(outcome: row.optionalText(1), isAlive: row.optionalInt64(2))
-            groups[groups.count - 1].counts[status, default: 0] += Int(row.int64(3))
+        guard filter.accepts(.succeeded), groups.contains(where: { $0.counts[.succeeded, default: 0] > 0 }) else { return groups }
+        // Each group's succeeded durations, in order: one more read, of the succeeded rows only.
+        var others = filter
+        others.status = nil
+        others.statuses = nil
+        let (otherConditions, otherValues) = HistorySQL.conditions(for: others)
+        var durations: [String: [Int64]] = [:]
+        try forEachRow(HistorySQL.succeededDurationsByGroup(grouping, otherConditions), otherValues) { row in
+            durations[row.optionalText(0) ?? "", default: []].append(row.int64(1))
+        }
+        for index in groups.indices {
+            groups[index].latency = HistoryStatistics.Latency(ascending: durations[groups[index].key]?.sorted() ?? [])
         }
         return groups
     }
@@ -121,6 +135,11 @@ extension HistorySQL {
         case .session: "session_id"
         case .status: "coalesce(CAST(http_status AS TEXT), '-')"
         }
+    }
+
+    /// The key and duration of each succeeded fetch.
+    static func succeededDurationsByGroup(_ grouping: StatisticsGrouping, _ conditions: String) -> String {
+        "SELECT \(groupKey(grouping)), duration_ms FROM fetch\(and(conditions, "outcome = 'succeeded'"))"
     }
 
     /// Fetches per key, stored outcome and liveness (the latter only for
