@@ -18,7 +18,7 @@ struct DeleteCommand: HistoryCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The fetches' ids, or prefixes that only they have.", valueName: "id"))
+    @Argument(help: ArgumentHelp("The fetches' ids, or prefixes that only they have.", valueName: "id"), completion: .fetchIDs)
     var ids: [String]
 
     @OptionGroup var commitPause: CommitPauseOption

@@ -35,7 +35,10 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp("Where values come from: 'random' (built in) or an http(s) URL answering JSON or a number.", valueName: "random|URL"))
+    @Option(
+        help: ArgumentHelp("Where values come from: 'random' (built in) or an http(s) URL answering JSON or a number.", valueName: "random|URL"),
+        completion: .sources
+    )
     var source = "random"
 
     // .unconditional: a value that starts with '-' is still this option's

@@ -30,7 +30,10 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The session's id or a unique prefix; the newest session by default (with --live, the newest that is not a live re-run).", valueName: "session"))
+    @Argument(
+        help: ArgumentHelp("The session's id or a unique prefix; the newest session by default (with --live, the newest that is not a live re-run).", valueName: "session"),
+        completion: .sessionIDs
+    )
     var session: String?
 
     @Option(help: "text (a timeline) or json (one object per step, then the result).")

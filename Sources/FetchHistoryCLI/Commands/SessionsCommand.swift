@@ -44,7 +44,7 @@ struct SessionsCommand: HistoryCommand {
     )
     var until: TimeArgument?
 
-    @Option(help: ArgumentHelp("Only sessions of this source: exact, a host, or a URL prefix (as list --source).", valueName: "source"))
+    @Option(help: ArgumentHelp("Only sessions of this source: exact, a host, or a URL prefix (as list --source).", valueName: "source"), completion: .sources)
     var source: String?
 
     @Option(help: ArgumentHelp("Only sessions recorded on a host matching PATTERN (* is any run of characters).", valueName: "PATTERN"))

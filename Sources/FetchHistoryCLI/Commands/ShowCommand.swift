@@ -19,7 +19,7 @@ struct ShowCommand: HistoryCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The fetch's id, a prefix of it that only it has, or the end of its short id.", valueName: "id"))
+    @Argument(help: ArgumentHelp("The fetch's id, a prefix of it that only it has, or the end of its short id.", valueName: "id"), completion: .fetchIDs)
     var id: String
 
     @Option(help: "text or json.")

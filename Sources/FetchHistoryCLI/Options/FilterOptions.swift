@@ -57,7 +57,8 @@ struct FilterOptions: ParsableArguments {
                 Example: --source 127.0.0.1
                 """,
             valueName: "source"
-        )
+        ),
+        completion: .sources
     )
     var source: String?
 
@@ -83,7 +84,7 @@ struct FilterOptions: ParsableArguments {
     )
     var host: String?
 
-    @Option(help: ArgumentHelp("Only fetches of this session (an id or unique id prefix).", valueName: "id"))
+    @Option(help: ArgumentHelp("Only fetches of this session (an id or unique id prefix).", valueName: "id"), completion: .sessionIDs)
     var session: String?
 
     @Option(
