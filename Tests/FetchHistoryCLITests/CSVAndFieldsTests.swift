@@ -63,6 +63,19 @@ struct CSVAndFieldsTests {
         #expect(rows[2][0] == Ids.fetch(1) && rows[2][5] == "7" && rows[2][6] == "", "\(rows)")
     }
 
+    @Test(arguments: ["first line\nsecond line", "first line\r\nsecond line", "carriage\rreturn"])
+    func aCellWithALineBreakAloneIsQuoted(_ error: String) async throws {
+        // Given a failed fetch whose error has a line break and neither a comma nor a quote
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("failed", id: Ids.fetch(1), at: Fixtures.day0, error: error)])
+
+        // When its error is listed as CSV
+        let result = try await sandbox.succeed("list", "--format", "csv", "--fields", "id,error", "--no-header")
+
+        // Then the cell is quoted, so the record stays one record with the error whole
+        #expect(try Self.records(result.standardOutput) == [[Ids.fetch(1), error]], "\(result.standardOutput.debugDescription)")
+    }
+
     @Test func exportAndSessionsWriteCSVToo() async throws {
         // Given the history
         let sandbox = try await Self.history()
