@@ -79,7 +79,11 @@ extension URLProtocolStubTests {
         // Given a stub whose handler waits until it is cancelled, and says so
         let (ended, endedContinuation) = AsyncStream<Void>.makeStream()
         let stub = URLProtocolStub { _ in
-            do { try await Task.sleep(for: .seconds(3_600)) } catch { endedContinuation.yield() }
+            // A stream nothing yields to: iterating it ends only when the task is cancelled.
+            let (never, keepOpen) = AsyncStream<Void>.makeStream()
+            for await _ in never {}
+            withExtendedLifetime(keepOpen) {}
+            if Task.isCancelled { endedContinuation.yield() }
             throw CancellationError()
         }
         let session = URLSession(configuration: stub.configuration)

@@ -134,30 +134,23 @@ struct SessionsCommand: HistoryCommand {
     /// One line per session: the full id, ISO 8601 start, source, host, the
     /// number of fetches, then one count per status (0 when none).
     static func tsv(_ summaries: [SessionSummary], header: Bool) -> String {
-        var text = header ? TSV.line(["id", "startedAt", "source", "host", "fetches"] + statuses.map(\.rawValue)) : ""
-        for summary in summaries {
-            text += TSV.line(
-                [
-                    summary.session.id.lowercased, summary.session.startedAt.iso8601, summary.session.source,
-                    summary.session.process.host, String(summary.total),
-                ] + statuses.map { String(summary.counts[$0, default: 0]) }
-            )
-        }
-        return text
+        lines(summaries, header: header).map(TSV.line).joined()
     }
 
     /// The TSV's columns and cells as CSV (RFC 4180).
     static func csv(_ summaries: [SessionSummary], header: Bool) -> String {
-        var text = header ? CSV.line(["id", "startedAt", "source", "host", "fetches"] + statuses.map(\.rawValue)) : ""
-        for summary in summaries {
-            text += CSV.line(
-                [
-                    summary.session.id.lowercased, summary.session.startedAt.iso8601, summary.session.source,
-                    summary.session.process.host, String(summary.total),
-                ] + statuses.map { String(summary.counts[$0, default: 0]) }
-            )
+        lines(summaries, header: header).map(CSV.line).joined()
+    }
+
+    /// The cells of the TSV and CSV lines, the header's first when asked for.
+    private static func lines(_ summaries: [SessionSummary], header: Bool) -> [[String?]] {
+        let names: [String?] = ["id", "startedAt", "source", "host", "fetches"] + statuses.map(\.rawValue)
+        return (header ? [names] : []) + summaries.map { summary in
+            [
+                summary.session.id.lowercased, summary.session.startedAt.iso8601, summary.session.source,
+                summary.session.process.host, String(summary.total),
+            ] + statuses.map { String(summary.counts[$0, default: 0]) }
         }
-        return text
     }
 
     /// One object per session: `counts` has every status, 0 when none.
