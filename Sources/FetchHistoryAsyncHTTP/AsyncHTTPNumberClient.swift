@@ -55,18 +55,14 @@ public actor AsyncHTTPNumberClient: APIClient {
 
     public func fetchAnswer() async throws -> SourceAnswer<Int> {
         let (body, response) = try await successfulBody()
-        guard let value = NumberBody.number(in: body.data) else { throw HTTPFetchError.notANumber(body.data, response) }
-        return SourceAnswer(value: value, response: response)
+        return try body.number(response)
     }
 
     /// The answer as the history records it: any JSON value, or an integer
     /// in plain text (see `NumberBody.value(in:)`).
     public func fetchValue() async throws -> SourceAnswer<FetchValue> {
         let (body, response) = try await successfulBody()
-        guard let value = NumberBody.value(in: body.data) else {
-            throw HTTPFetchError.notJSON(body.data, contentType: body.contentType, response)
-        }
-        return SourceAnswer(value: value, response: response)
+        return try body.value(response)
     }
 
     /// The body of a 2xx answer, and what is recorded of it.

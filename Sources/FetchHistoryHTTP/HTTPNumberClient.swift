@@ -54,18 +54,14 @@ public actor HTTPNumberClient: APIClient {
 
     public func fetchAnswer() async throws -> SourceAnswer<Int> {
         let (body, response) = try await successfulBody()
-        guard let value = NumberBody.number(in: body.data) else { throw HTTPFetchError.notANumber(body.data, response) }
-        return SourceAnswer(value: value, response: response)
+        return try body.number(response)
     }
 
     /// The answer as the history records it: any JSON value, or an integer
     /// in plain text (see `NumberBody.value(in:)`).
     public func fetchValue() async throws -> SourceAnswer<FetchValue> {
         let (body, response) = try await successfulBody()
-        guard let value = NumberBody.value(in: body.data) else {
-            throw HTTPFetchError.notJSON(body.data, contentType: body.contentType, response)
-        }
-        return SourceAnswer(value: value, response: response)
+        return try body.value(response)
     }
 
     /// The body of a 2xx answer, and what is recorded of it.
@@ -114,6 +110,20 @@ package struct DownloadedBody: Sendable {
         self.data = data
         self.status = status
         self.contentType = contentType
+    }
+}
+
+extension DownloadedBody {
+    /// The body read as a number, as both clients' `fetchAnswer()` give it.
+    package func number(_ response: SourceResponse) throws(HTTPFetchError) -> SourceAnswer<Int> {
+        guard let value = NumberBody.number(in: data) else { throw .notANumber(data, response) }
+        return SourceAnswer(value: value, response: response)
+    }
+
+    /// The body read as the history records it, as both clients' `fetchValue()` give it.
+    package func value(_ response: SourceResponse) throws(HTTPFetchError) -> SourceAnswer<FetchValue> {
+        guard let value = NumberBody.value(in: data) else { throw .notJSON(data, contentType: contentType, response) }
+        return SourceAnswer(value: value, response: response)
     }
 }
 
