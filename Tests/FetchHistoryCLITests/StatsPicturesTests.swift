@@ -227,8 +227,13 @@ struct StatsPicturesTests {
         // When stats are broken down by something they cannot be
         let result = try await sandbox.run("stats", "--by", "fortnight")
 
-        // Then it is refused as a usage error
+        // Then it is refused as a usage error, one line naming every grouping there is
         #expect(result.status == 64 && result.standardError.hasPrefix("error: "), "\(result)")
+        let groupings = ["source", "outcome", "day", "hour", "host", "minute", "week", "session", "status"]
+        #expect(result.standardError.hasSuffix(
+            ": " + groupings.dropLast().map { "'\($0)'" }.joined(separator: ", ") + " or 'status'.\nsee 'fetch-history stats --help'\n"
+        ), "\(result)")
+        #expect(result.standardError.split(separator: "\n").count == 2, "\(result)")
         #expect(result.standardOutput.isEmpty)
     }
 }

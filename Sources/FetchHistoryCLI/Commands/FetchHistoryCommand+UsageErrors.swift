@@ -24,9 +24,14 @@ extension FetchHistoryCommand {
         }
         // The first line is the prefix and `message(for:)`; the reason ends it.
         // argument-parser's usage and help lines after it give way to one hint.
-        var line = _errorPrefix + message(for: error)
-        line = String(line.prefix { $0 != "\n" })
+        let lines = (_errorPrefix + message(for: error)).split(separator: "\n", omittingEmptySubsequences: false)
+        var line = String(lines[0])
         if let reason = reason(for: line, given: given) { line += ": " + reason }
+        // Six values or more come as a bulleted list after a colon: they finish the sentence.
+        let values = lines.dropFirst().prefix { $0.hasPrefix("  - ") }.map { "'\($0.dropFirst(4))'" }
+        if line.hasSuffix(":"), let last = values.last {
+            line += " " + (values.count > 1 ? values.dropLast().joined(separator: ", ") + " or " : "") + last + "."
+        }
         let command = arguments(given).first.flatMap { commandNames.contains($0) && $0 != "help" ? " " + $0 : nil } ?? ""
         StandardError.write(line + "\nsee 'fetch-history\(command) --help'\n")
         ThisProcess.exit(code.rawValue)

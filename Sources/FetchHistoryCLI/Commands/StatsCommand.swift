@@ -14,8 +14,15 @@ struct StatsCommand: HistoryCommand {
             Percentiles are nearest-rank over the durations of succeeded fetches; the histogram \
             counts them in buckets of 10ms, 25ms, 50ms, 100ms, … 1m (bars on a terminal, plain \
             text otherwise). --by adds a table of the counts per source, host, outcome, session, HTTP \
-            status (- for none), or local minute, hour, day or week (the date of its Monday). --format csv gives the numbers as RFC 4180: with --by, a row per group; \
-            without, one row of the totals and the latency percentiles in milliseconds.
+            status (- for none), or local minute, hour, day or week (the date of its Monday). \
+            --format csv gives the numbers as RFC 4180: with --by, a row per group; without, one \
+            row of the totals and the latency percentiles in milliseconds.
+
+            --over charts the fetches over time instead of the histogram: a line per local minute, \
+            hour, day or week from the first with fetches to the last, with a bar for how many \
+            started in it and one for the p90 latency of its succeeded fetches; three or more \
+            without fetches in a row fold into one line. --format json and csv give every bucket's \
+            numbers, those without fetches included.
 
             Examples:
               fetch-history stats
@@ -27,6 +34,8 @@ struct StatsCommand: HistoryCommand {
               fetch-history stats --since today --status 5xx --by source
               fetch-history stats --outcome succeeded --min-duration 1s
               fetch-history stats --grep 'HTTP 503' --by day
+              fetch-history stats --since 2d --over hour
+              fetch-history stats --since 30d --over day --format json
             """
     )
 
@@ -40,6 +49,12 @@ struct StatsCommand: HistoryCommand {
     ))
     var by: StatisticsGrouping?
 
+    @Option(help: ArgumentHelp(
+        "Chart the count and p90 latency per local minute, hour, day or week, in place of the histogram.",
+        valueName: "period"
+    ))
+    var over: ChartPeriod?
+
     @Option(help: "text, json or csv.")
     var format = StatsFormat.text
 
@@ -50,14 +65,31 @@ struct StatsCommand: HistoryCommand {
         if header.noHeader, format != .csv {
             throw ValidationError("--no-header applies to --format csv only, not \(format.rawValue)")
         }
+        if over != nil, by != nil {
+            throw ValidationError("--over and --by cannot be used together; run stats once for each")
+        }
     }
+
+    /// The most buckets `--over` draws: a year of hours, about two months of minutes.
+    static let bucketLimit = 100_000
 
     @MainActor func run() async throws {
         let (statistics, groups) = try await database.reading { history in
-            try await history.statistics(matching: filters.filter(in: history), by: by)
+            try await history.statistics(matching: filters.filter(in: history), by: by ?? over?.grouping)
         }
         let output = OutputStream.standardOutput()
-        if format == .json {
+        if let over {
+            let buckets = try Self.buckets(groups, over: over)
+            switch format {
+            case .json: try output.write(Self.json(statistics, over: (over.grouping, buckets)))
+            case .csv: try output.write(Self.csv(statistics, by: (over.grouping, buckets), header: !header.noHeader))
+            case .text:
+                let style: LatencyChart.Style = Terminal.isStandardOutput ? .blocks : .plain
+                try output.write(Self.text(statistics, bars: style, histogram: false))
+                let chart = OverTimeChart(style: style).lines(buckets, over: over.grouping, fitting: Terminal.width)
+                if !chart.isEmpty { try output.write("\n" + chart.map { $0 + "\n" }.joined()) }
+            }
+        } else if format == .json {
             try output.write(Self.json(statistics, by: by.map { ($0, groups) }))
         } else if format == .csv {
             try output.write(Self.csv(statistics, by: by.map { ($0, groups) }, header: !header.noHeader))
@@ -70,8 +102,22 @@ struct StatsCommand: HistoryCommand {
 
     private static let statuses = HistoryStatistics.statusOrder
 
+    /// Every bucket from the first group to the last, empty ones included.
+    static func buckets(_ groups: [StatisticsGroup], over period: ChartPeriod) throws -> [StatisticsGroup] {
+        guard let first = groups.first, let last = groups.last else { return [] }
+        guard let keys = period.grouping.keys(from: first.key, through: last.key, limit: bucketLimit) else {
+            throw ValidationError(
+                "--over \(period.rawValue) would draw more than \(bucketLimit) \(period.rawValue)s; narrow it with --since or --until, or chart by a longer period"
+            )
+        }
+        let byKey = Dictionary(groups.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        return keys.map { byKey[$0] ?? StatisticsGroup(key: $0, counts: [:]) }
+    }
+
     /// The summary, its lines fitted to `width` cells (nil: no limit).
-    static func text(_ statistics: HistoryStatistics, bars: LatencyChart.Style = .plain, width: Int? = Terminal.width) -> String {
+    static func text(
+        _ statistics: HistoryStatistics, bars: LatencyChart.Style = .plain, histogram: Bool = true, width: Int? = Terminal.width
+    ) -> String {
         var lines = ["fetches       \(statistics.total)"]
         for status in statuses {
             lines.append(status.rawValue.padded(to: 14) + "\(statistics.counts[status, default: 0])")
@@ -86,6 +132,7 @@ struct StatsCommand: HistoryCommand {
         if let latency = statistics.latency {
             let format = DurationArgument.format(milliseconds:)
             lines.append("latency       p50 \(format(latency.p50))  p90 \(format(latency.p90))  p99 \(format(latency.p99))  max \(format(latency.max))")
+            guard histogram else { return lines.joined(separator: "\n") + "\n" }
             lines.append("")
             lines.append("latency of succeeded fetches")
             lines += LatencyChart(style: bars).lines(statistics.histogram, fitting: width)
@@ -171,7 +218,10 @@ struct StatsCommand: HistoryCommand {
         FetchStatus.timedOut.rawValue, FetchStatus.failed.rawValue, "P50", FetchStatus.succeeded.rawValue,
     ]
 
-    static func json(_ statistics: HistoryStatistics, by breakdown: (StatisticsGrouping, [StatisticsGroup])? = nil) -> String {
+    static func json(
+        _ statistics: HistoryStatistics, by breakdown: (StatisticsGrouping, [StatisticsGroup])? = nil,
+        over chart: (StatisticsGrouping, [StatisticsGroup])? = nil
+    ) -> String {
         var json = JSONWriter()
         json.beginObject()
         json.key("total")
@@ -198,34 +248,40 @@ struct StatsCommand: HistoryCommand {
         }
         json.endArray()
         json.key("by")
-        if let (grouping, groups) = breakdown {
-            json.beginObject()
-            json.key("grouping")
-            json.string(grouping.rawValue)
-            json.key("groups")
-            json.beginArray()
-            for group in groups {
-                json.beginObject()
-                json.key("key")
-                json.string(group.key)
-                json.key("total")
-                json.integer(group.total)
-                json.key("counts")
-                counts(group.counts, into: &json)
-                json.key("successRate")
-                rate(group.successRate, into: &json)
-                json.key("latencyMs")
-                latency(group.latency, into: &json)
-                json.endObject()
-            }
-            json.endArray()
-            json.endObject()
-        } else {
-            json.null()
+        groups(breakdown, named: "groups", into: &json)
+        if let chart {
+            json.key("over")
+            groups(chart, named: "buckets", into: &json)
         }
         json.endObject()
         json.newline()
         return json.text
+    }
+
+    /// `{"grouping": …, name: [{"key", "total", "counts", "successRate", "latencyMs"}, …]}`, or null.
+    private static func groups(_ groups: (StatisticsGrouping, [StatisticsGroup])?, named name: String, into json: inout JSONWriter) {
+        guard let (grouping, groups) = groups else { return json.null() }
+        json.beginObject()
+        json.key("grouping")
+        json.string(grouping.rawValue)
+        json.key(name)
+        json.beginArray()
+        for group in groups {
+            json.beginObject()
+            json.key("key")
+            json.string(group.key)
+            json.key("total")
+            json.integer(group.total)
+            json.key("counts")
+            counts(group.counts, into: &json)
+            json.key("successRate")
+            rate(group.successRate, into: &json)
+            json.key("latencyMs")
+            latency(group.latency, into: &json)
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
     }
 
     /// `{"p50":…,"p90":…,"p99":…,"max":…}` in milliseconds, or null.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchHistory
 
 /// How `list` prints fetches (and any command that lists rows).
 enum ListFormat: String, ExpressibleByArgument, CaseIterable {
@@ -21,4 +22,18 @@ enum StatsFormat: String, ExpressibleByArgument, CaseIterable {
 /// How `fetch`, `show` and `stats` print.
 enum TextFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
+}
+
+/// What `stats --over` charts by: a time grouping of `stats --by`.
+enum ChartPeriod: String, ExpressibleByArgument, CaseIterable {
+    case minute, hour, day, week
+
+    var grouping: StatisticsGrouping {
+        switch self {
+        case .minute: .minute
+        case .hour: .hour
+        case .day: .day
+        case .week: .week
+        }
+    }
 }
