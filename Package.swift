@@ -156,7 +156,9 @@ let package = Package(
                 "FetchHistory",
                 "FetchHistoryTesting",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ]
+            ],
+            // README's example history, read by path (ReadmeExampleTests).
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]
