@@ -30,6 +30,10 @@ public enum CancelReason: String, CaseIterable, Hashable, Sendable {
     case user
     /// A newer fetch replaced it.
     case superseded
+    /// The program was told to stop while the fetch ran: SIGTERM (a
+    /// shutdown, `systemctl stop`, a CI job's time limit), or an app being
+    /// terminated. Nobody pressed cancel, and the source did not fail.
+    case terminated
 }
 
 /// A fetch's state in one word, as `list`, filters and exports spell it.

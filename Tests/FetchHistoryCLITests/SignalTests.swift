@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Signals cancel the fetch in flight and record it")
 struct SignalTests {
-    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func aSignalDuringAFetchRecordsItAsCancelledByTheUser(signal: Int32, expectedStatus: Int32) async throws {
+    @Test(arguments: [(SIGINT, Int32(130), "user", "by the user"), (SIGTERM, Int32(143), "terminated", "terminated")])
+    func aSignalDuringAFetchRecordsItAsCancelledForItsReason(signal: Int32, expectedStatus: Int32, reason: String, shown: String) async throws {
         // Given a fetch that would take a day, recorded as running
         let sandbox = try Sandbox()
         let child = try await sandbox.start("fetch", "--latency", "1d")
@@ -19,14 +19,16 @@ struct SignalTests {
         let result = try await child.wait()
 
         // Then it exits 128 + signal (long before the day is up), and the fetch is recorded as
-        // cancelled by the user
+        // cancelled: by the user at the terminal (Ctrl-C), or because the program was told to stop
+        // (SIGTERM: a shutdown, a CI time limit), which nobody at a terminal did
         #expect(result.status == expectedStatus && !result.wasSignalled, "\(result)")
         let records = try await sandbox.exportedRecords()
         try #require(records.count == 1, "\(records)")
         #expect(records[0].id == running.id)
         #expect(records[0].outcome == "cancelled", "\(records[0])")
-        #expect(records[0].cancelReason == "user", "\(records[0])")
+        #expect(records[0].cancelReason == reason, "\(records[0])")
         #expect(records[0].endedAt != nil, "\(records[0])")
+        #expect(try await sandbox.succeed("list").lines.last?.contains("  cancelled  \(shown)  ") == true)
         #expect(try await sandbox.listedIDs(["--outcome", "running"]).isEmpty)
     }
 

@@ -300,4 +300,61 @@ extension MigrationTests {
         // Then each fetch carries its session's host
         #expect(try database.rows("SELECT id, host FROM fetch ORDER BY id") { "\($0.text(0)) \($0.text(1))" } == ["f-s1 ci-1", "f-s2 probe-3"])
     }
+
+    @Test func schemaTenKeepsEveryRowAndIndexAndAcceptsATerminatedCancel() throws {
+        // Given a history of schema 9 with a fetch of every kind: values as integers and as JSON
+        // text, HTTP fields, scripts, hosts, and numbers (`seq`) with gaps a deletion left
+        let database = try Database(path: ":memory:", access: .create)
+        try Migrator(migrations: Array(Migration.embedded.prefix(9))).migrate(database)
+        try database.execute("INSERT INTO session (id, started_at, source, host, process_id) VALUES ('s1', 0, 'random', 'ci-1', 7)")
+        let rows: [[SQLValue]] = [
+            [.integer(3), .text("f1"), .text("succeeded"), .null, .integer(42), .null, .text("answer"), .integer(42), .text("ci-1")],
+            [.integer(8), .text("f2"), .text("succeeded"), .null, .text(#"{"n":3.5}"#), .null, .text("answer"), .text(#"{"n":3.5}"#), .text("")],
+            [.integer(9), .text("f3"), .text("failed"), .null, .null, .text("HTTP 503"), .text("failure"), .null, .text("ci-1")],
+            [.integer(20), .text("f4"), .text("cancelled"), .text("superseded"), .null, .null, .text("fetch"), .null, .text("probe")],
+            [.integer(21), .text("f5"), .text("cancelled"), .text("user"), .null, .null, .text("cancel"), .null, .text("probe")],
+        ]
+        for row in rows {
+            try database.execute(
+                """
+                INSERT INTO fetch (seq, id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error,
+                                   http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, host)
+                VALUES (?, ?, 's1', 'random', 100, 150, 50, ?, ?, ?, ?, 200, 12, 100, 1000, ?, 150, ?, ?)
+                """,
+                row
+            )
+        }
+        let dump = """
+            SELECT json_array(seq, id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, typeof(value), value,
+                              error, http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, typeof(answer_value),
+                              answer_value, answer_error, host)
+            FROM fetch ORDER BY seq
+            """
+        let indexes = "SELECT name || ': ' || sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'fetch' AND sql IS NOT NULL ORDER BY name"
+        let before = try database.rows(dump) { $0.text(0) }
+        let indexesBefore = try database.rows(indexes) { $0.text(0) }
+        let refused = """
+            INSERT INTO fetch (id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason)
+            VALUES ('f6', 's1', 'random', 200, 250, 50, 'cancelled', 'terminated')
+            """
+        #expect(throws: SQLiteError.self) { try database.execute(refused) }
+
+        // When it is brought up to date
+        try Migrator().migrate(database)
+
+        // Then every row is as it was, number included, the indexes are the same, and a fetch
+        // cancelled because its program was told to stop can be written, while other reasons cannot
+        #expect(try database.rows(dump) { $0.text(0) } == before)
+        #expect(before.count == rows.count)
+        #expect(try database.rows(indexes) { $0.text(0) } == indexesBefore)
+        #expect(indexesBefore.count == 5, "\(indexesBefore)")
+        try database.execute(refused)
+        #expect(throws: SQLiteError.self) {
+            try database.execute("""
+                INSERT INTO fetch (id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason)
+                VALUES ('f7', 's1', 'random', 200, 250, 50, 'cancelled', 'stopped')
+                """)
+        }
+        #expect(try database.scalarText("PRAGMA foreign_key_check") == nil)
+    }
 }

@@ -143,7 +143,7 @@ struct RecordRefusalTests {
         Edit(base: .succeeded, from: #""cancelReason":null"#, to: #""cancelReason":"superseded""#,
              message: "'cancelReason' must be null for a succeeded fetch"),
         Edit(base: .cancelled, from: #""cancelReason":"superseded""#, to: #""cancelReason":"later""#,
-             message: "'cancelReason' must be user or superseded, not 'later'"),
+             message: "'cancelReason' must be user, superseded or terminated, not 'later'"),
         // A response is a status and a size, within bounds
         Edit(base: .failed, from: #""bytes":4"#, to: #""bytes":null"#, message: "'status' and 'bytes' must be given together"),
         Edit(base: .succeeded, from: #""status":null"#, to: #""status":200"#, message: "'status' and 'bytes' must be given together"),

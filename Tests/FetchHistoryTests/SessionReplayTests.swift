@@ -93,6 +93,27 @@ extension FetchViewStateTests {
         #expect(report.steps.last?.isProcessing == false)
     }
 
+    @Test func aFetchCancelledBecauseItsProgramWasToldToStopReplaysExactly() async throws {
+        // Given a fetch whose program was told to stop 30 ms in (the command notes the reason
+        // when SIGTERM arrives, then cancels)
+        let recording = try await record { viewState, client, clock in
+            viewState.fetchButtonTapped()
+            try await client.waitUntilCalled()
+            clock.advance(by: .milliseconds(30))
+            viewState.recording.runningFetch?.noteCancel(.terminated)
+            viewState.cancelButtonTapped()
+        }
+        #expect(try recording.fetches().map(\.outcome) == [.cancelled(.terminated)])
+
+        // When it is replayed
+        let report = try await replay(recording.fetches(), of: recording)
+
+        // Then the replay ends it the same way, at the same moment, and says what happened
+        #expect(report.matches, "\(report.differences)")
+        #expect(report.steps.map(\.event) == ["fetch 1 tapped", "program terminated"])
+        #expect(report.steps.last?.offset == .milliseconds(30))
+    }
+
     @Test func aCancelInTheSameMillisecondAsItsTapReplaysExactly() async throws {
         let recording = try await record { viewState, client, clock in
             viewState.fetchButtonTapped()

@@ -23,7 +23,7 @@ extension FetchEnd.Cause {
         switch outcome {
         case .succeeded(let value): .answer(value)
         case .failed(let message): .failure(message)
-        case .cancelled(.user), .interrupted: .cancelTap
+        case .cancelled(.user), .cancelled(.terminated), .interrupted: .cancelTap
         case .cancelled(.superseded): .fetchTap
         case .timedOut: .timeout
         }

@@ -11,7 +11,7 @@ struct ExportCommand: HistoryCommand {
               id, session         the fetch's id and its session's
               source              random, or the URL (secrets redacted)
               outcome             succeeded, failed, cancelled, timed-out, interrupted
-              cancelReason        user or superseded, for a cancelled fetch
+              cancelReason        user, superseded or terminated, for a cancelled fetch
               value, error        what it fetched (any JSON), or why it failed
               startedAt, endedAt  ISO 8601 UTC with milliseconds
               durationMs          endedAt - startedAt

@@ -9,7 +9,8 @@ struct FetchCommand: AsyncParsableCommand {
         discussion: """
             Runs the fetches one after the other, waiting --interval between the end of one and \
             the start of the next. Ctrl-C cancels the fetch in flight, records it as cancelled \
-            and exits 130; a second Ctrl-C exits at once.
+            by the user and exits 130; a second Ctrl-C exits at once. SIGTERM cancels it too, \
+            recorded with the reason terminated (the program was told to stop), and exits 143.
 
             On a terminal, standard error shows one live line while it works — the fetch's \
             number and how long it has run — cleared before each printed fetch and at exit. \
@@ -140,7 +141,14 @@ struct FetchCommand: AsyncParsableCommand {
                 }
             }
         }
-        let trap = SignalTrap(beforeExit: ProgressLine.eraseBeforeExit) { _ in run.cancel() }
+        let recording = viewState.recording
+        let trap = SignalTrap(beforeExit: ProgressLine.eraseBeforeExit) { signal in
+            // Ctrl-C is the user's cancel; SIGTERM is the program being told
+            // to stop (a shutdown, a CI time limit), noted before the task's
+            // cancellation would call it the user's.
+            if signal == SignalTrap.terminate { recording.runningFetch?.noteCancel(.terminated) }
+            run.cancel()
+        }
         // The reader of standard output left (`| head -1`): stop now, the
         // fetch in flight cancelled, rather than after it ends.
         let reader = ReaderWatch.standardOutput { run.cancel() }

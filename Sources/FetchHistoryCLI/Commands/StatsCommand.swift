@@ -8,8 +8,9 @@ struct StatsCommand: HistoryCommand {
         abstract: "Count fetches per outcome, rank and chart the latency of successful ones.",
         discussion: """
             The success rate answers "how often did the source answer": succeeded ÷ (succeeded + \
-            failed + timed-out). Fetches cancelled by the user or superseded by a newer tap, \
-            interrupted, or still running count neither for nor against the source.
+            failed + timed-out). Fetches cancelled (by the user, by a newer tap, or because the \
+            program was told to stop), interrupted, or still running count neither for nor \
+            against the source.
 
             Percentiles are nearest-rank over the durations of succeeded fetches; the histogram \
             counts them in buckets of 10ms, 25ms, 50ms, 100ms, … 1m (bars on a terminal, plain \

@@ -45,6 +45,10 @@ final class SignalTrap {
 
     /// The first signal received, if any.
     var receivedSignal: Int32? { state.received.withLock { $0 } }
+
+    /// SIGTERM: the program is told to stop (a shutdown, `kill`, a CI time
+    /// limit), where SIGINT is a person at the terminal.
+    static let terminate = SIGTERM
 }
 
 /// The first signal received, shared with the dispatch handlers.

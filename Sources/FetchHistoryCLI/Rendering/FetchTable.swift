@@ -179,6 +179,7 @@ struct FetchTable {
         case .failed(let message)?: message
         case .cancelled(.user)?: "by the user"
         case .cancelled(.superseded)?: "superseded by a newer fetch"
+        case .cancelled(.terminated)?: "terminated"
         case .timedOut?, .interrupted?, nil: "-"
         }
     }

@@ -154,7 +154,7 @@ struct RecordFields {
             outcome = .failed(error)
         case .cancelled:
             guard let reason = CancelReason(rawValue: reasonText ?? CancelReason.user.rawValue) else {
-                throw RecordError(message: "'cancelReason' must be user or superseded, not '\(reasonText?.prefix(40) ?? "")'")
+                throw RecordError(message: "'cancelReason' must be user, superseded or terminated, not '\(reasonText?.prefix(40) ?? "")'")
             }
             outcome = .cancelled(reason)
         case .timedOut: outcome = .timedOut

@@ -52,6 +52,8 @@ public struct SessionReplay {
         var fetch: Int
         var action: Action
         var text: String
+        /// Why a `.cancel` cancels: what the recording says (a tap, or the program told to stop).
+        var cancelReason = CancelReason.user
     }
 
     private let recorded: [Fetch]
@@ -109,7 +111,9 @@ public struct SessionReplay {
                     answer = ScriptedSource.Answer(at: at, result: .failure(ReplayedFailure(message: message)))
                     items.append(ScriptItem(at: at, fetch: number, action: .answer, text: "fetch \(number) failed: \(message)"))
                 case .cancelTap:
-                    items.append(ScriptItem(at: at, fetch: number, action: .cancel, text: "cancel tapped"))
+                    let reason = fetches[entry.index].cancelReason ?? .user
+                    let text = reason == .terminated ? "program terminated" : "cancel tapped"
+                    items.append(ScriptItem(at: at, fetch: number, action: .cancel, text: text, cancelReason: reason))
                 case .timeout:
                     items.append(ScriptItem(at: at, fetch: number, action: .timeout, text: "fetch \(number) timed out"))
                 case .fetchTap:
@@ -188,7 +192,11 @@ public struct SessionReplay {
                     _ = await superseded?.result
                 }
             case .cancel, .answer, .timeout:
-                if item.action == .cancel { viewState.cancelButtonTapped() }
+                if item.action == .cancel {
+                    // A tap is the user's; a stop is noted first, as the command's signal handler does.
+                    if item.cancelReason != .user { viewState.recording.runningFetch?.noteCancel(item.cancelReason) }
+                    viewState.cancelButtonTapped()
+                }
                 let task = item.fetch <= tasks.count ? tasks[item.fetch - 1] : nil
                 reacted = await Self.reacts { _ = await task?.result }
             }

@@ -179,13 +179,49 @@ struct TeamHistoryConnectionTests {
 
         // Then each succeeds, the schema was made once, and every fetch is there exactly once
         for result in results { #expect(result.status == 0, "\(result)") }
-        #expect(try await team.server.psql("SELECT count(*) FROM fetch_history.migration", database: team.database) == "1")
+        #expect(try await team.server.psql("SELECT count(*) FROM fetch_history.migration", database: team.database) == "\(Self.serverMigrations.count)")
         #expect(try await team.server.psql("SELECT count(*), count(DISTINCT id) FROM fetch_history.fetch", database: team.database) == "80|80")
 
         // and once the schema says it is newer than this fetch-history, it is refused in one sentence
         try await team.server.psql("INSERT INTO fetch_history.migration (version, name) VALUES (99, 'from the future')", database: team.database)
         let refused = try await team.sandbox.run("list", "-d", team.url)
         #expect(refused.status == 1 && refused.standardError.hasPrefix("error: the server's history has schema version 99, newer than this fetch-history knows"), "\(refused)")
+    }
+
+    /// `Migrations/postgres/`'s files, in order.
+    static let serverMigrations: [URL] = {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../../Migrations/postgres").standardizedFileURL
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".sql") }.sorted().map { folder.appending(path: $0) }
+    }()
+
+    @Test func aTeamHistoryOfTheFirstSchemaIsUpgradedByTheFirstPushAndTakesATerminatedFetch() async throws {
+        // Given a team history made by the first schema alone, as the release before schema 2 made it
+        let team = try await TeamFixture()
+        let first = try String(contentsOf: try #require(Self.serverMigrations.first), encoding: .utf8)
+        try await team.server.psql(first, database: team.database)
+        try await team.server.psql(
+            "INSERT INTO fetch_history.migration (version, name) VALUES (1, '0001_create_team_history')", database: team.database
+        )
+
+        // When a history holding a fetch cancelled because its program was told to stop is pushed
+        #expect(TeamFixture.records.contains { $0.cancelReason == "terminated" })
+        let local = try await team.localFile()
+        try await team.succeed(["push", "-d", local, "--to", team.url])
+
+        // Then the push brought the schema up to date, and the server holds what the file holds
+        #expect(try await team.server.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM fetch_history.migration", database: team.database)
+            == (1...Self.serverMigrations.count).map(String.init).joined(separator: ","))
+        let onFile = try await team.succeed(["export", "-d", local, "--format", "jsonl"])
+        let onServer = try await team.succeed(["export", "-d", team.url, "--format", "jsonl"])
+        #expect(onServer.standardOutput == onFile.standardOutput)
+        #expect(onServer.standardOutput.contains(#""cancelReason":"terminated""#))
+        // and the server still refuses a reason there is not
+        await #expect(throws: (any Error).self) {
+            try await team.server.psql(
+                "UPDATE fetch_history.fetch SET cancel_reason = 'stopped' WHERE cancel_reason = 'terminated'", database: team.database
+            )
+        }
     }
 
     /// The SQL block after `<!-- readme-sql: NAME -->` in README.md.

@@ -17,10 +17,13 @@ struct TeamFixture {
     /// The team history's URL, over TCP with the superuser's password.
     var url: String { server.url(database) }
 
-    /// The standard history with hosts, as a local file's fetches.
+    /// The standard history with hosts, as a local file's fetches; its
+    /// fetch cancelled by the user reads as cancelled because its program
+    /// was told to stop, so that every cancel reason crosses the server.
     static let records: [ExportRecord] = Fixtures.standard.enumerated().map { index, record in
         var record = record
         record.host = ["ci-1", "ci-2", "probe-3"][index % 3]
+        if record.cancelReason == "user" { record.cancelReason = "terminated" }
         return record
     }
 
