@@ -28,10 +28,12 @@ package struct Migrator: Sendable {
     package func migrate(_ database: Database) throws {
         // Fast path without the write lock: an up-to-date file is the common case.
         if try state(of: database) == latestVersion { return }
+        var created = false
         while true {
             let finished = try database.writeTransaction { () throws -> Bool in
                 let version = try state(of: database)
                 guard version < latestVersion else { return true }
+                if version == 0 { created = true }
                 let migration = migrations[version]
                 try database.executeScript(migration.sql)
                 // PRAGMA takes no bound parameters; the version is our own integer.
@@ -41,8 +43,12 @@ package struct Migrator: Sendable {
                 }
                 return false
             }
-            if finished { return }
+            if finished { break }
         }
+        // A file made here has been through every step, and the ones that
+        // copy a table (schema 5, 10) leave the old one's pages free: a new
+        // history starts without them. Cheap while it is empty.
+        if created { try database.execute("VACUUM") }
     }
 
     /// Checks, without writing, that `database` is fetch-history's and at the
