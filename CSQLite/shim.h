@@ -17,4 +17,9 @@ static inline sqlite3_destructor_type csqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+/// `sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0)`: see `SQLiteProcess`.
+static inline int csqlite_config_no_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

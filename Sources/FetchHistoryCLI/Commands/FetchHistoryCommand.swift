@@ -69,6 +69,8 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
         http: HTTPClientProvider, teams: TeamHistoryProvider = .companion(executable: "fetch-history-http")
     ) -> Never {
         ThisProcess.ignoreBrokenPipes()
+        // This program owns its process: SQLite's process-wide settings are its to choose.
+        SQLiteProcess.stopCountingMemory()
         let command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments(Array(CommandLine.arguments.dropFirst())))

@@ -50,9 +50,11 @@ struct StatementArguments {
 
     /// The next parameter: `value`, or NULL.
     mutating func append(_ value: String?) {
-        guard let value else { return slots.append(.null) }
+        guard var string = value else { return slots.append(.null) }
         let start = text.count
-        text.append(contentsOf: value.utf8)
+        // A native string's bytes are contiguous: one copy, not a walk of
+        // its UTF8View.
+        string.withUTF8 { text.append(contentsOf: $0) }
         slots.append(.text(start: start, count: text.count - start))
     }
 
