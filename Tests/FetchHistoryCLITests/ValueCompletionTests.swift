@@ -77,8 +77,7 @@ struct ValueCompletionTests {
     @Test(arguments: CompletingShell.allCases)
     func aDatabaseOnTheCommandLineIsTheOneCompleted(_ shell: CompletingShell) async throws {
         guard shell.isAvailable else { return CompletingShell.noteMissing(shell) }
-        // Given a second history, named on the command line after the command's name
-        // (before it, the scripts take the path for the command: README, "Completion"),
+        // Given a second history, named on the command line after the command's name,
         // once in quotes as a shell user may type it
         let histories = try await Histories()
 
@@ -91,6 +90,27 @@ struct ValueCompletionTests {
         #expect(short == [Ids.fetch(7)])
         #expect(long == [Ids.session(7)])
         #expect(sources == ["https://other.example/n"])
+    }
+
+    @Test(arguments: CompletingShell.allCases)
+    func aDatabaseBeforeTheCommandsNameIsTheOneCompleted(_ shell: CompletingShell) async throws {
+        guard shell.isAvailable else { return CompletingShell.noteMissing(shell) }
+        // Given a second history, named before the command's name, as the program reads it too
+        let histories = try await Histories()
+
+        // When ids, sources, the command's name and the options' own values are completed
+        let ids = try await shell.complete(["-d", histories.other, "show", ""], in: histories.sandbox)
+        let sessions = try await shell.complete(["--color", "never", "--database", histories.other, "replay", ""], in: histories.sandbox)
+        let sources = try await shell.complete(["-d", histories.other, "list", "--source", ""], in: histories.sandbox)
+        let commands = try await shell.complete(["-d", histories.other, "sh"], in: histories.sandbox)
+        let colors = try await shell.complete(["--color", ""], in: histories.sandbox)
+
+        // Then the values come from that file, the name is a command's, and --color offers its three
+        #expect(ids == [Ids.fetch(7)], "\(ids)")
+        #expect(sessions == [Ids.session(7)], "\(sessions)")
+        #expect(sources == ["https://other.example/n"], "\(sources)")
+        #expect(commands == ["show"], "\(commands)")
+        #expect(Set(colors) == ["auto", "always", "never"], "\(colors)")
     }
 
     // MARK: The program the scripts ask

@@ -8,11 +8,13 @@ extension FetchHistoryCommand {
     /// Reports a usage error the way every other error is reported, as one
     /// `error: …` line, with one hint after it (`see 'fetch-history list
     /// --help'`), and exits 64; a request for help or the version prints it,
-    /// its usage line wrapped to the terminal, and exits 0.
+    /// its usage line wrapped to the terminal, and exits 0, as does a
+    /// completion script (`CompletionScript`).
     static func fail(_ error: any Error) -> Never {
         let code = exitCode(for: error)
         guard code != .success else {
-            let text = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
+            // `--generate-completion-script` also ends here, its script as the message.
+            let text = CompletionScript.withGlobalOptions(fullMessage(for: error)).split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.hasPrefix("USAGE: ") ? wrappedUsage(String($0), width: Terminal.width ?? 80) : String($0) }
             print(text.joined(separator: "\n"))
             ThisProcess.exit(ExitCode.success.rawValue)
