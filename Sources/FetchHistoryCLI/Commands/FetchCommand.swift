@@ -142,11 +142,14 @@ struct FetchCommand: AsyncParsableCommand {
             }
         }
         let recording = viewState.recording
-        let trap = SignalTrap(beforeExit: ProgressLine.eraseBeforeExit) { signal in
+        // Weakly: the signal sources outlive the command, and a recording
+        // they held would hold the store, whose closing at the end folds the
+        // WAL back into the file.
+        let trap = SignalTrap(beforeExit: ProgressLine.eraseBeforeExit) { [weak recording] signal in
             // Ctrl-C is the user's cancel; SIGTERM is the program being told
             // to stop (a shutdown, a CI time limit), noted before the task's
             // cancellation would call it the user's.
-            if signal == SignalTrap.terminate { recording.runningFetch?.noteCancel(.terminated) }
+            if signal == SignalTrap.terminate { recording?.runningFetch?.noteCancel(.terminated) }
             run.cancel()
         }
         // The reader of standard output left (`| head -1`): stop now, the
