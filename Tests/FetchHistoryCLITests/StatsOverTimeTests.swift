@@ -44,14 +44,14 @@ struct StatsOverTimeTests {
     }
 
     @Test func theTextChartHasTwoBarsPerBucketAndFoldsAQuietSpan() async throws {
-        // Given succeeded fetches in hours 0, 1 and 2 (one hour without any between), then none for four hours
+        // Given fetches in hour 0, none for two hours, one in hour 3, none for three hours, one in hour 7
         let sandbox = try Sandbox()
         let hour = Fixtures.hour, start = Fixtures.day0
         try await sandbox.importRecords([
             .make("succeeded", id: Ids.fetch(1), at: start, duration: 100),
             .make("succeeded", id: Ids.fetch(2), at: start + 60_000, duration: 400),
             .make("failed", id: Ids.fetch(3), at: start + 120_000, duration: 50),
-            .make("succeeded", id: Ids.fetch(4), at: start + 2 * hour, duration: 200),
+            .make("succeeded", id: Ids.fetch(4), at: start + 3 * hour, duration: 200),
             .make("succeeded", id: Ids.fetch(5), at: start + 7 * hour, duration: 800),
         ])
 
@@ -63,16 +63,17 @@ struct StatsOverTimeTests {
         )
 
         // Then the summary is followed by the chart in place of the histogram: the count bar a share
-        // of the busiest hour's, the p90 bar a share of the slowest; the one quiet hour is a line of
-        // its own, the four in a row one line
+        // of the busiest hour's, the p90 bar a share of the slowest; two quiet hours in a row are a
+        // line each, three in a row one line
         func bar(_ count: Int, _ character: String = "#") -> String { String(repeating: character, count: count) }
         let blank = bar(30, " ")
-        #expect(Array(plain.lines.suffix(6)) == [
+        #expect(Array(plain.lines.suffix(7)) == [
             "HOUR              FETCHES  \(blank)    P90",
             "2026-11-20 10:00        3  \(bar(30))  400ms  \(bar(15))",
             "2026-11-20 11:00        0  \(blank)      -",
-            "2026-11-20 12:00        1  \(bar(10) + bar(20, " "))  200ms  \(bar(8))",
-            "                  ... 4 hours without fetches",
+            "2026-11-20 12:00        0  \(blank)      -",
+            "2026-11-20 13:00        1  \(bar(10) + bar(20, " "))  200ms  \(bar(8))",
+            "                  ... 3 hours without fetches",
             "2026-11-20 17:00        1  \(bar(10) + bar(20, " "))  800ms  \(bar(30))",
         ], "\(plain)")
         #expect(plain.lines.contains("latency       p50 200ms  p90 800ms  p99 800ms  max 800ms"), "\(plain)")
@@ -82,7 +83,7 @@ struct StatsOverTimeTests {
         let lines = terminal.standardOutput.split(separator: "\r\n").map(String.init)
         #expect(lines.allSatisfy { $0.count <= 80 }, "\(terminal)")
         #expect(lines.contains("2026-11-20 10:00        3  \(bar(21, "█"))  400ms  \(bar(10, "█"))▌"), "\(terminal)")
-        #expect(lines.contains("                  … 4 hours without fetches"), "\(terminal)")
+        #expect(lines.contains("                  … 3 hours without fetches"), "\(terminal)")
     }
 
     @Test func daysAndWeeksStepThroughMonthAndYearEnds() async throws {
