@@ -71,7 +71,7 @@ struct StatsCommand: HistoryCommand {
         }
     }
 
-    /// The most buckets `--over` draws: a year of hours, about two months of minutes.
+    /// The most buckets `--over` draws: eleven years of hours, ten weeks of minutes.
     static let bucketLimit = 100_000
 
     @MainActor func run() async throws {
