@@ -102,21 +102,34 @@ extension StoreGuaranteeTests {
     /// The one test that holds a lock for a set time: what it proves is that
     /// a write outlasts SQLite's busy timeout, so the lock must be held past it.
     @Test func aWriteWaitsOutALockHeldLongerThanOneBusyTimeout() async throws {
-        // Given a history whose write lock another connection holds
+        // Given a history whose write lock another connection holds, and a store whose busy
+        // timeout is a millisecond and whose pause before the next try tells the test it began
+        // and waits for the test to let it end
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appending(path: "history.sqlite").path
-        let store = try HistoryStore(path: path, access: .create)
+        _ = try HistoryStore(path: path, access: .create)
+        let (paused, pausing) = AsyncStream.makeStream(of: UInt32.self)
+        let resume = DispatchSemaphore(value: 0)
+        let store = try HistoryStore(
+            path: path, access: .readWrite, migrator: Migrator(),
+            lockWait: Database.LockWait(timeoutMilliseconds: 1) { microseconds in
+                pausing.yield(microseconds)
+                resume.wait()
+            }
+        )
         let holder = try Database(path: path, access: .readWrite)
         try holder.execute("BEGIN IMMEDIATE")
 
-        // When a write starts, and the lock is let go a second after one busy timeout
+        // When a write starts, outlasts its busy timeout, and the lock is let go during its pause
         let write = Task { try await store.write { db in try db.beginSession(source: "random") } }
-        try await Task.sleep(for: .milliseconds(Int(Database.busyTimeoutMilliseconds) + 1_000))
+        let pause = try await withTimeout { await paused.first { _ in true } }
         try holder.execute("ROLLBACK")
+        resume.signal()
 
-        // Then the write was retried and made
+        // Then the write was retried after the first pause (50-100 ms) and made
         let session = try await withTimeout { try await write.value }
+        #expect((50_000...100_000).contains(pause ?? 0), "\(String(describing: pause))")
         #expect(try await store.read { db in try db.session(id: session.id) } == session)
     }
 }

@@ -8,7 +8,7 @@ import Darwin
 /// by another process. It blocks the thread it runs on: the store's own
 /// queue, never a caller's (the `async` API waits without blocking).
 enum RetryPause {
-    static func sleep(microseconds: UInt32) {
+    @Sendable static func sleep(microseconds: UInt32) {
         usleep(microseconds)
     }
 }

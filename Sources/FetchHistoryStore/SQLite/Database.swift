@@ -22,6 +22,7 @@ public final class Database {
     public let access: Access
     let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
+    private let lockWait: LockWait
 
     /// How long a statement waits for another connection's lock before
     /// failing with `SQLITE_BUSY`.
@@ -29,10 +30,25 @@ public final class Database {
     /// How many times a write waits out the busy timeout before failing.
     static let busyRetries = 3
 
+    /// How a connection waits for a lock another one holds: SQLite's busy
+    /// timeout, then a pause before `writeTransaction` tries `BEGIN` again.
+    package struct LockWait: Sendable {
+        package var timeoutMilliseconds: Int32
+        /// Blocks the store's own queue (never a caller's thread) for about that long.
+        package var pause: @Sendable (_ microseconds: UInt32) -> Void
+
+        package init(timeoutMilliseconds: Int32, pause: @escaping @Sendable (_ microseconds: UInt32) -> Void) {
+            self.timeoutMilliseconds = timeoutMilliseconds
+            self.pause = pause
+        }
+
+        package static let standard = LockWait(timeoutMilliseconds: busyTimeoutMilliseconds, pause: RetryPause.sleep)
+    }
+
     /// Opens `path` (or `:memory:`) and sets the connection up: foreign
     /// keys, a busy timeout. Nothing is written: see `useWriteAheadLog()`.
     /// `HistoryStore` checks the file first (`DatabaseFile`).
-    package init(path: String, access: Access) throws(SQLiteError) {
+    package init(path: String, access: Access, lockWait: LockWait = .standard) throws(SQLiteError) {
         var flags = SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX
         switch access {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -49,8 +65,9 @@ public final class Database {
         self.handle = handle
         self.path = path
         self.access = access
+        self.lockWait = lockWait
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        sqlite3_busy_timeout(handle, lockWait.timeoutMilliseconds)
         csqlite_db_config_defensive(handle, 1)
         // Reading the schema is the first access to page 1: a damaged or
         // foreign file fails here, before anything is written to it.
@@ -177,7 +194,7 @@ public final class Database {
             } catch {
                 guard error.isBusy, attempt < Self.busyRetries else { throw error }
                 attempt += 1
-                RetryPause.sleep(microseconds: pause + UInt32.random(in: 0...pause))
+                lockWait.pause(pause + UInt32.random(in: 0...pause))
                 pause = min(pause * 2, 1_000_000)
             }
         }

@@ -40,12 +40,15 @@ public final class HistoryStore: Sendable {
     }
 
     /// Opens the database at `path` with `migrator`'s schema steps rather
-    /// than `Migrations/`' (tests of older schemas).
-    package init(path: String, access: Database.Access, migrator: Migrator) throws(HistoryError) {
+    /// than `Migrations/`' (tests of older schemas), waiting for other
+    /// connections' locks as `lockWait` says.
+    package init(
+        path: String, access: Database.Access, migrator: Migrator, lockWait: Database.LockWait = .standard
+    ) throws(HistoryError) {
         self.path = path
         do {
             if path != Self.inMemoryPath { try DatabaseFile.check(path, for: access) }
-            let database = try Database(path: path, access: access)
+            let database = try Database(path: path, access: access, lockWait: lockWait)
             if access == .readOnly {
                 try migrator.verify(database)
             } else {
