@@ -186,23 +186,18 @@ struct StatsCommand: HistoryCommand {
     /// totals with the latency percentiles (milliseconds; empty with no
     /// succeeded fetch). The success rate is a fraction (0.5), empty when none.
     static func csv(_ statistics: HistoryStatistics, by breakdown: (StatisticsGrouping, [StatisticsGroup])?, header: Bool) -> String {
-        let counts = statuses.map(\.rawValue)
-        func fraction(_ rate: Double?) -> String? { rate.map { String($0) } }
-        guard let (grouping, groups) = breakdown else {
-            let latency = statistics.latency
-            var text = header ? CSV.line(["fetches"] + counts + ["successRate", "p50Ms", "p90Ms", "p99Ms", "maxMs"]) : ""
-            text += CSV.line(
-                [String(statistics.total)] + statuses.map { String(statistics.counts[$0, default: 0]) }
-                    + [fraction(statistics.successRate)]
-                    + [latency?.p50, latency?.p90, latency?.p99, latency?.max].map { $0.map(String.init) }
-            )
-            return text
+        // The totals are a group with no key: one row of the same cells.
+        let (keyHeader, rows): ([String], [(key: [String?], group: StatisticsGroup)]) = if let (grouping, groups) = breakdown {
+            ([grouping.rawValue], groups.map { ([$0.key], $0) })
+        } else {
+            ([], [([], StatisticsGroup(key: "", counts: statistics.counts, latency: statistics.latency))])
         }
-        var text = header ? CSV.line([grouping.rawValue, "fetches"] + counts + ["successRate", "p50Ms", "p90Ms", "p99Ms", "maxMs"]) : ""
-        for group in groups {
+        var text = header
+            ? CSV.line(keyHeader + ["fetches"] + statuses.map(\.rawValue) + ["successRate", "p50Ms", "p90Ms", "p99Ms", "maxMs"]) : ""
+        for (key, group) in rows {
             let latency = group.latency
             text += CSV.line(
-                [group.key, String(group.total)] + statuses.map { String(group.counts[$0, default: 0]) } + [fraction(group.successRate)]
+                key + [String(group.total)] + statuses.map { String(group.counts[$0, default: 0]) } + [group.successRate.map { String($0) }]
                     + [latency?.p50, latency?.p90, latency?.p99, latency?.max].map { $0.map(String.init) }
             )
         }
