@@ -157,8 +157,9 @@ let package = Package(
                 "FetchHistoryTesting",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
-            // README's example history, read by path (ReadmeExampleTests).
-            exclude: ["Fixtures"]
+            // Read by path: README's example history (ReadmeExampleTests), the
+            // JUnit schema, and the script that opens a report in a browser.
+            exclude: ["Fixtures", "Browser"]
         ),
     ],
     swiftLanguageModes: [.v6]

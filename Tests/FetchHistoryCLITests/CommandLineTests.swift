@@ -41,7 +41,7 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 
-    static let commandList = "the commands are fetch, list, show, stats, export, import, replay, prune, delete, sessions, push, pull (see fetch-history --help)"
+    static let commandList = "the commands are fetch, list, show, stats, export, import, report, replay, prune, delete, sessions, push, pull (see fetch-history --help)"
 
     @Test(arguments: [
         // One edit, and two (the most a suggestion allows).

@@ -25,6 +25,13 @@ struct ExportCommand: HistoryCommand {
             id,outcome,durationMs gives those fields only, in that order (json, jsonl, csv); csv \
             gives each field as one cell (a value as its JSON text), an empty cell for null.
 
+            --format junit writes JUnit XML, the test report CI systems show: a test suite per \
+            session (--by source: per source), a test case per fetch; failed and timed-out \
+            fetches are failures with their error, cancelled ones skipped, interrupted ones \
+            errors. --format har writes HAR 1.2, which browser developer tools and HTTP tools \
+            open: an entry per fetch of an HTTP(S) URL (the others are skipped and counted on \
+            standard error), a page per session. Neither is read back by `import`.
+
             With --output, the file is written under a temporary name and renamed at the end, \
             so a failed export never leaves a half-written file under that name. `--output -` \
             is standard output, as `import -` is standard input.
@@ -36,14 +43,19 @@ struct ExportCommand: HistoryCommand {
               fetch-history export --grep 'timed out' --source 127.0.0.1 --format jsonl
               fetch-history export --outcome failed,timed-out --since yesterday --until today
               fetch-history export --status 4xx,5xx --min-duration 500ms --format jsonl
+              fetch-history export --format junit --since 1d --output fetches.xml
+              fetch-history export --format har --source example.com --output fetches.har
             """
     )
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var filters: FilterOptions
 
-    @Option(help: "json (one array), jsonl (one object per line) or csv (RFC 4180, a header line first).")
+    @Option(help: "json (one array), jsonl (one object per line), csv (RFC 4180, a header line first), junit (JUnit XML) or har (HAR 1.2).")
     var format = ExportFormat.json
+
+    @Option(help: "With --format junit: a test suite per session or per source.")
+    var by: SuiteGrouping?
 
     @OptionGroup var fields: FieldsOption
     @OptionGroup var header: HeaderOption
@@ -52,6 +64,12 @@ struct ExportCommand: HistoryCommand {
         try filters.validateFilters()
         _ = try fields.keys()
         try header.validate(for: format)
+        if fields.fields != nil, format == .junit || format == .har {
+            throw ValidationError("--fields applies to --format json, jsonl and csv only, not \(format.rawValue)")
+        }
+        if by != nil, format != .junit {
+            throw ValidationError("--by applies to --format junit only, not \(format.rawValue)")
+        }
     }
 
     @Option(
@@ -78,11 +96,41 @@ struct ExportCommand: HistoryCommand {
     }
 
     @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws {
+        guard let records = format.records else {
+            return try await format == .junit ? writeJUnit(history, to: output) : writeHAR(history, to: output)
+        }
         // The history hands over one fetch at a time and has returned before
         // the writer is touched here again: never two threads at once.
-        nonisolated(unsafe) var writer = FetchWriter(output: output, format: format, fields: try fields.keys(), header: !header.noHeader)
+        nonisolated(unsafe) var writer = FetchWriter(output: output, format: records, fields: try fields.keys(), header: !header.noHeader)
         try writer.begin()
         try await history.forEachFetch(matching: filters.filter(in: history)) { try writer.write($0) }
         try writer.end()
+    }
+
+    /// JUnit's suites open with their counts, so the report is written once
+    /// every fetch has been read.
+    @MainActor private func writeJUnit(_ history: any HistoryReader, to output: OutputStream) async throws {
+        nonisolated(unsafe) var report = JUnitReport(suites: (by ?? .session).suites)
+        try await history.forEachFetch(matching: filters.filter(in: history)) { report.add($0) }
+        try output.write(report.xml())
+        try output.flush()
+    }
+
+    @MainActor private func writeHAR(_ history: any HistoryReader, to output: OutputStream) async throws {
+        nonisolated(unsafe) var har = HARWriter()
+        nonisolated(unsafe) var pending: [UInt8] = []
+        // Touched from the history's callback only, one fetch at a time, as `write` does.
+        nonisolated(unsafe) let output = output
+        har.begin(into: &pending, creatorVersion: FetchHistoryCommand.version)
+        try await history.forEachFetch(matching: filters.filter(in: history)) { fetch in
+            har.write(fetch, into: &pending)
+            if pending.count >= 1 << 16 { try output.write(emptying: &pending) }
+        }
+        har.end(into: &pending)
+        try output.write(emptying: &pending)
+        if har.skipped > 0 {
+            let fetches = har.skipped == 1 ? "1 fetch" : "\(har.skipped) fetches"
+            StandardError.write("skipped \(fetches) whose source is not an HTTP(S) URL; wrote \(har.written)\n")
+        }
     }
 }

@@ -27,11 +27,12 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
               fetch-history -d team.sqlite --color never list
               COLUMNS=100 fetch-history list | less -R
               fetch-history export --format jsonl --output history.jsonl
+              fetch-history report --since 1d --output last-day.html
             """,
         version: version,
         subcommands: [
             FetchCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self,
-            ExportCommand.self, ImportCommand.self, ReplayCommand.self,
+            ExportCommand.self, ImportCommand.self, ReportCommand.self, ReplayCommand.self,
             PruneCommand.self,
             DeleteCommand.self,
             SessionsCommand.self,

@@ -11,7 +11,34 @@ enum ListFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// How `export` writes fetches.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, jsonl, csv, junit, har
+
+    /// The format of a stream of export records (`FetchWriter`), or nil for a report of its own.
+    var records: RecordFormat? {
+        switch self {
+        case .json: .json
+        case .jsonl: .jsonl
+        case .csv: .csv
+        case .junit, .har: nil
+        }
+    }
+}
+
+/// How `FetchWriter` writes export records: what `export`, `fetch` and `list` share.
+enum RecordFormat {
     case json, jsonl, csv
+}
+
+/// What one JUnit test suite holds (`--by`, with `--format junit`).
+enum SuiteGrouping: String, ExpressibleByArgument, CaseIterable {
+    case session, source
+
+    var suites: JUnitReport.Suites {
+        switch self {
+        case .session: .session
+        case .source: .source
+        }
+    }
 }
 
 /// How `stats` prints.

@@ -5,7 +5,7 @@ import FetchHistory
 /// (`json`), or JSON lines (`jsonl`).
 struct FetchWriter {
     let output: OutputStream
-    let format: ExportFormat
+    let format: RecordFormat
     /// The record's fields to write, in order; nil for every one.
     let fields: [RecordKey]?
     private var json = JSONWriter()
@@ -18,7 +18,7 @@ struct FetchWriter {
     /// Whether CSV starts with its header line.
     let header: Bool
 
-    init(output: OutputStream, format: ExportFormat, fields: [RecordKey]? = nil, header: Bool = true) {
+    init(output: OutputStream, format: RecordFormat, fields: [RecordKey]? = nil, header: Bool = true) {
         self.output = output
         self.format = format
         self.fields = fields

@@ -1,0 +1,120 @@
+import ArgumentParser
+import FetchHistory
+import FoundationEssentials
+
+struct ReportCommand: HistoryCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write an HTML report to open in a browser, or JUnit XML for CI.",
+        discussion: """
+            The HTML report is one self-contained file: a summary (fetches by outcome, success \
+            rate, p50/p90/p99, the time span, hosts and sources), a timeline with a lane per \
+            session grouped by host and a bar per fetch (its outcome in colour, shape and words; \
+            the tap, a cancel, a timeout's deadline and an interrupted end marked; its details on \
+            hover or focus), a latency histogram, a table per source and the failures with their \
+            errors. It makes no request when opened, works from a file, draws its pictures itself \
+            (SVG), and follows the reader's light or dark setting. Past 2,000 fetches the timeline \
+            is drawn in time slices and the fetch table left out; the page says so.
+
+            --format junit writes what `export --format junit` writes: a test suite per session \
+            (--by source: per source), a test case per fetch.
+
+            The file is written under a temporary name and renamed at the end: a failed report \
+            leaves no half-written file. `--output -` is standard output.
+
+            Examples:
+              fetch-history report
+              fetch-history report --since 1d --output last-day.html
+              fetch-history report --outcome failed,timed-out --host 'ci-*'
+              fetch-history report --format junit --by source --output fetches.xml
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var filters: FilterOptions
+
+    @Option(help: "html (a page to open in a browser) or junit (JUnit XML).")
+    var format = ReportFormatOption.html
+
+    @Option(help: "With --format junit: a test suite per session or per source.")
+    var by: SuiteGrouping?
+
+    @Option(
+        name: [.customShort("o"), .long],
+        help: ArgumentHelp("The file to write (- is standard output); report.html, or report.xml for junit.", valueName: "file"),
+        completion: .file()
+    )
+    var output: String?
+
+    func validate() throws {
+        try filters.validateFilters()
+        if by != nil, format != .junit {
+            throw ValidationError("--by applies to --format junit only, not \(format.rawValue)")
+        }
+    }
+
+    @MainActor func run() async throws {
+        let output = output ?? (format == .junit ? "report.xml" : "report.html")
+        try await database.reading { history in
+            guard output != "-" else {
+                return try await write(history, to: .standardOutput())
+            }
+            let file = try AtomicFile(path: output)
+            do {
+                try await write(history, to: OutputStream(descriptor: file.descriptor, name: output))
+                try file.commit()
+            } catch {
+                file.discard()
+                throw error
+            }
+        }
+    }
+
+    @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws {
+        let filter = try await filters.filter(in: history)
+        switch format {
+        case .junit:
+            nonisolated(unsafe) var report = JUnitReport(suites: (by ?? .session).suites)
+            try await history.forEachFetch(matching: filter) { report.add($0) }
+            try output.write(report.xml())
+        case .html:
+            let statistics = try await history.statistics(matching: filter)
+            let newest = try await history.fetches(matching: filter, limit: 1).first
+            nonisolated(unsafe) var report = HTMLReport(
+                statistics: statistics, newestStart: newest?.startedAt, generatedAt: .now, scope: Self.scope()
+            )
+            try await history.forEachFetch(matching: filter) { report.add($0) }
+            try output.write(report.html(nonce: Self.nonce()))
+        }
+        try output.flush()
+    }
+
+    /// The filters as they were typed, for the page's first line: what it is a report of.
+    private static func scope() -> String {
+        var words = CommandLine.arguments.dropFirst()[...]
+        var kept: [String] = []
+        let notFilters: Set<String> = ["-d", "--database", "-o", "--output", "--format", "--by", "--color"]
+        while let word = words.popFirst() {
+            if word == "report" && kept.isEmpty { continue }
+            if notFilters.contains(word) { _ = words.popFirst(); continue }
+            if notFilters.contains(where: { word.hasPrefix($0 + "=") }) { continue }
+            kept.append(word)
+        }
+        return kept.joined(separator: " ")
+    }
+
+    /// A fresh secret per page: only the page's own script carries it, so
+    /// its Content-Security-Policy runs nothing else.
+    private static func nonce() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let text = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - text.count) + text
+        }.joined()
+    }
+}
+
+/// What `report` writes.
+enum ReportFormatOption: String, ExpressibleByArgument, CaseIterable {
+    case html, junit
+}

@@ -1,0 +1,191 @@
+import FetchHistoryModel
+import FoundationEssentials
+
+/// The history as one self-contained HTML page: a summary, a timeline of
+/// every session's fetches, a latency histogram, a table per source and the
+/// failures with their errors. Everything is inline (style, pictures drawn
+/// here as SVG, one small script for interaction), so the page opens from a
+/// file with no request, and reads the same with scripts off but for the
+/// details panel.
+///
+/// Fetches are added oldest first, as the history streams them. Up to
+/// `detailLimit` fetches the page draws each one and lists it in a table; past
+/// that, each lane is a strip of time buckets coloured by what ended in them,
+/// and the page says so: a million bars would neither fit a screen nor open
+/// quickly.
+///
+/// ```swift
+/// var report = HTMLReport(statistics: stats, newestStart: newest?.startedAt, generatedAt: .now)
+/// try await history.forEachFetch(matching: filter) { report.add($0) }
+/// let page = report.html(nonce: nonce)
+/// ```
+package struct HTMLReport {
+    /// Past this many fetches, lanes are drawn as strips of buckets and the fetch table is left out.
+    package static let detailLimit = 2_000
+    /// Past this many sessions, a lane is a host's; past this many hosts, the rest share one lane.
+    static let laneLimit = 60
+    /// Columns of an aggregated lane.
+    static let columns = 240
+    /// Failures and timeouts listed; the rest are counted.
+    static let failureLimit = 500
+
+    let statistics: HistoryStatistics
+    let generatedAt: Timestamp
+    /// What the page is about, e.g. "failed fetches since 2025-11-24", or empty for the whole history.
+    let scope: String
+    let detailed: Bool
+    /// The time the timeline starts and ends; known from the first fetch and the newest one's start.
+    private var span: (start: Timestamp, end: Timestamp)?
+    private let newestStart: Timestamp?
+
+    private var lanes: [UUID: Lane] = [:]
+    private var laneOrder: [UUID] = []
+    private var sources: [String: SourceTally] = [:]
+    private var sourceOrder: [String] = []
+    private var hosts: [String: Int] = [:]
+    private var failures: [Fetch] = []
+    private var failureCount = 0
+    private var fetches: [Fetch] = []
+    private var lastEnd: Timestamp?
+
+    /// - Parameters:
+    ///   - statistics: what `stats` says of the same fetches: counts, success rate, percentiles, histogram.
+    ///   - newestStart: when the newest of the fetches started, for an aggregated timeline's scale.
+    package init(statistics: HistoryStatistics, newestStart: Timestamp?, generatedAt: Timestamp, scope: String) {
+        self.statistics = statistics
+        self.newestStart = newestStart
+        self.generatedAt = generatedAt
+        self.scope = scope
+        detailed = statistics.total <= Self.detailLimit
+    }
+
+    struct SourceTally {
+        var counts: [FetchStatus: Int] = [:]
+        var durations: [Int64] = []
+    }
+
+    /// A session's fetches: each one, or counts per time column and status.
+    struct Lane {
+        let session: UUID
+        let host: String
+        var first: Timestamp
+        var last: Timestamp
+        var count = 0
+        var bars: [Fetch] = []
+        var columns: [Int: [FetchStatus: Int]] = [:]
+    }
+
+    package mutating func add(_ fetch: Fetch) {
+        if span == nil {
+            let end = max(newestStart ?? fetch.startedAt, fetch.startedAt)
+            span = (fetch.startedAt, end)
+        }
+        let end = fetch.endedAt ?? fetch.startedAt
+        if lastEnd.map({ end > $0 }) ?? true { lastEnd = end }
+
+        if lanes[fetch.sessionID] == nil {
+            laneOrder.append(fetch.sessionID)
+            lanes[fetch.sessionID] = Lane(session: fetch.sessionID, host: fetch.host, first: fetch.startedAt, last: end)
+        }
+        lanes[fetch.sessionID]!.count += 1
+        lanes[fetch.sessionID]!.last = max(lanes[fetch.sessionID]!.last, end)
+        if detailed {
+            lanes[fetch.sessionID]!.bars.append(fetch)
+            fetches.append(fetch)
+        } else {
+            lanes[fetch.sessionID]!.columns[column(of: fetch.startedAt), default: [:]][fetch.status, default: 0] += 1
+        }
+
+        if sources[fetch.source] == nil { sourceOrder.append(fetch.source) }
+        sources[fetch.source, default: SourceTally()].counts[fetch.status, default: 0] += 1
+        if case .succeeded = fetch.outcome, let milliseconds = fetch.durationMilliseconds {
+            sources[fetch.source]!.durations.append(milliseconds)
+        }
+        hosts[fetch.host, default: 0] += 1
+
+        switch fetch.status {
+        case .failed, .timedOut:
+            failureCount += 1
+            if failures.count < Self.failureLimit { failures.append(fetch) }
+        default: break
+        }
+    }
+
+    /// The aggregated timeline's column of a time.
+    private func column(of time: Timestamp) -> Int {
+        guard let span else { return 0 }
+        let width = max(1, span.end.millisecondsSince1970 - span.start.millisecondsSince1970)
+        let offset = time.millisecondsSince1970 - span.start.millisecondsSince1970
+        return min(Self.columns - 1, max(0, Int(offset * Int64(Self.columns) / (width + 1))))
+    }
+
+    // MARK: The page
+
+    package func html(nonce: String) -> String {
+        var page = HTMLPage(nonce: nonce)
+        page.heading(statistics.total, scope: scope, generatedAt: generatedAt)
+        guard statistics.total > 0, span != nil else {
+            page.paragraph(scope.isEmpty ? "No fetches recorded yet." : "No fetches match the filters (\(HTMLText.escaped(scope))).", id: "empty")
+            return page.finish()
+        }
+        page.summary(statistics, first: span!.start, last: lastEnd ?? span!.end, hosts: hosts, sources: sourceOrder)
+        page.timeline(timeline())
+        page.latency(statistics)
+        page.sources(sourceOrder.map { ($0, sources[$0]!) })
+        page.failures(failures, total: failureCount)
+        if detailed { page.fetchTable(fetches) }
+        return page.finish()
+    }
+
+    private func timeline() -> Timeline {
+        let start = span!.start
+        // Slices divide the time up to the newest start, as `add` counted them.
+        let end = detailed ? max(lastEnd ?? span!.end, span!.end) : span!.end
+        let ordered = laneOrder.map { lanes[$0]! }
+        var drawn: [Timeline.Lane]
+        var note: String?
+        if ordered.count <= Self.laneLimit {
+            drawn = ordered.map { lane in
+                Timeline.Lane(
+                    label: lane.host.isEmpty ? "session \(lane.session.shortText)" : "\(lane.host) · \(lane.session.shortText)",
+                    group: lane.host, count: lane.count, bars: lane.bars, columns: lane.columns
+                )
+            }
+        } else {
+            // Too many sessions for a lane each: a lane per host, sessions merged.
+            var byHost: [String: Timeline.Lane] = [:]
+            var hostOrder: [String] = []
+            for lane in ordered {
+                let host = hostOrder.count >= Self.laneLimit - 1 && byHost[lane.host] == nil ? "other hosts" : lane.host
+                if byHost[host] == nil {
+                    hostOrder.append(host)
+                    byHost[host] = Timeline.Lane(label: host.isEmpty ? "(host not known)" : host, group: host, count: 0, bars: [], columns: [:], sessions: 0)
+                }
+                byHost[host]!.count += lane.count
+                byHost[host]!.sessions += 1
+                byHost[host]!.bars += lane.bars
+                for (column, counts) in lane.columns {
+                    byHost[host]!.columns[column, default: [:]].merge(counts, uniquingKeysWith: +)
+                }
+            }
+            drawn = hostOrder.map { byHost[$0]! }
+            note = "\(ordered.count) sessions are more lanes than a screen can show: each lane is a host, its sessions merged."
+        }
+        if !detailed {
+            let aggregated = "\(statistics.total) fetches are more bars than a screen can show: each lane is a strip of \(Self.columns) time slices, each coloured by the outcome most fetches started in it had, darker for more fetches."
+            note = [aggregated, note].compactMap { $0 }.joined(separator: " ")
+        }
+        let scale = detailed
+            ? TimeScale(
+                intervals: fetches.map { ($0.startedAt.millisecondsSince1970, ($0.endedAt ?? $0.startedAt).millisecondsSince1970) },
+                left: Timeline.labelWidth, right: Timeline.right
+            )
+            : TimeScale(start: start, end: end, left: Timeline.labelWidth, right: Timeline.right)
+        return Timeline(start: start, end: end, scale: scale, lanes: drawn, columns: Self.columns, aggregated: !detailed, note: note)
+    }
+}
+
+extension UUID {
+    /// The 8-character id `list` shows.
+    var shortText: String { String(uuidString.lowercased().prefix(8)) }
+}

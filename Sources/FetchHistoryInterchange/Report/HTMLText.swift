@@ -1,0 +1,29 @@
+import FetchHistoryModel
+
+/// Recorded text made safe to put in the report: escaped for HTML (element
+/// content and quoted attributes alike), control characters and
+/// bidirectional overrides shown as visible escapes, so no text can reverse
+/// or hide what follows it. (`ReportFormat.shortened` cuts it to `limit`.)
+enum HTMLText {
+    /// How much of a value or error the page shows; the rest is counted.
+    static let limit = 300
+
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        // Line breaks stay: cells and the details panel keep them (pre-wrap).
+        let safe = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalSafe }.joined(separator: "\n")
+        for scalar in safe.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+}

@@ -1,0 +1,85 @@
+import FetchHistoryModel
+import FoundationEssentials
+
+/// How the report writes times, durations, outcomes and a fetch's details:
+/// times in UTC (the page says so), as a reader anywhere sees the same page.
+enum ReportFormat {
+    /// `2025-11-25 19:15:15.955` (UTC).
+    static func time(_ time: Timestamp) -> String {
+        let iso = time.iso8601
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(12))
+    }
+
+    /// An axis label, only as precise as the span needs.
+    static func axisTime(_ time: Timestamp, span milliseconds: Double) -> String {
+        let iso = time.iso8601
+        let clock = iso.dropFirst(11)
+        if milliseconds < 60_000 { return String(clock.prefix(12)) }
+        if milliseconds < 3_600_000 * 6 { return String(clock.prefix(8)) }
+        return String(iso.dropFirst(5).prefix(5)) + " " + String(clock.prefix(5))
+    }
+
+    static func duration(_ milliseconds: Int64) -> String {
+        if milliseconds < 1_000 { return "\(milliseconds) ms" }
+        if milliseconds < 60_000 {
+            let hundredths = (milliseconds + 5) / 10
+            let fraction = String(hundredths % 100)
+            return "\(hundredths / 100).\(fraction.count == 1 ? "0" + fraction : fraction) s"
+        }
+        let seconds = milliseconds / 1_000
+        if seconds < 3_600 { return "\(seconds / 60) min \(seconds % 60) s" }
+        return "\(seconds / 3_600) h \(seconds % 3_600 / 60) min"
+    }
+
+    /// A bucket's bound: `0`, `250 ms`, `2.5 s`, `1 min`.
+    static func shortDuration(_ milliseconds: Int64) -> String {
+        if milliseconds == 0 { return "0" }
+        if milliseconds < 1_000 { return "\(milliseconds) ms" }
+        if milliseconds < 60_000 {
+            return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000) s" : "\(milliseconds / 1_000).\(milliseconds % 1_000 / 100) s"
+        }
+        return "\(milliseconds / 60_000) min"
+    }
+
+    static func word(_ status: FetchStatus) -> String {
+        status == .timedOut ? "timed out" : status.rawValue
+    }
+
+    static func className(_ status: FetchStatus) -> String { "o-\(status.rawValue)" }
+
+    /// The outcome in words: `cancelled (user)`, `failed`.
+    static func outcome(of fetch: Fetch) -> String {
+        fetch.cancelReason.map { "cancelled (\($0.rawValue))" } ?? word(fetch.status)
+    }
+
+    /// One line a screen reader reads for a bar.
+    static func label(of fetch: Fetch) -> String {
+        "\(outcome(of: fetch)), started \(time(fetch.startedAt))" + (fetch.durationMilliseconds.map { ", \(duration($0))" } ?? "")
+    }
+
+    /// What hovering or focusing a bar shows: id, source, outcome, value or error, HTTP status, bytes.
+    static func details(of fetch: Fetch) -> String {
+        var lines = [
+            "fetch \(fetch.id.uuidString.lowercased())",
+            "\(outcome(of: fetch)) · \(fetch.source)",
+            "started \(time(fetch.startedAt)) UTC" + (fetch.durationMilliseconds.map { " · \(duration($0))" } ?? ""),
+        ]
+        if let value = fetch.value { lines.append("value \(shortened(value.json))") }
+        if let error = fetch.errorMessage { lines.append("error \(shortened(error))") }
+        if case .timedOut = fetch.outcome, let timeout = fetch.script?.timeoutMilliseconds { lines.append("timeout \(duration(timeout))") }
+        if case .interrupted = fetch.outcome { lines.append("the recording process ended before the fetch did") }
+        if let response = fetch.response { lines.append("HTTP \(response.status) · \(response.bytes) bytes") }
+        if !fetch.host.isEmpty { lines.append("host \(fetch.host)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// At most `limit` characters, the rest counted (escaping is the page's).
+    static func shortened(_ text: String, limit: Int = HTMLText.limit) -> String {
+        text.count > limit ? String(text.prefix(limit)) + "… (\(text.count - limit) more characters)" : text
+    }
+
+    static func percent(_ rate: Double) -> String {
+        let tenths = Int((rate * 1000).rounded())
+        return "\(tenths / 10).\(tenths % 10)%"
+    }
+}

@@ -1,0 +1,182 @@
+import FetchHistoryModel
+import FoundationEssentials
+
+/// The report's timeline: a lane per session (or per host, past the lane
+/// limit), drawn as SVG. A fetch is a bar from its start to its end whose
+/// colour, shape and label all say its outcome — solid for succeeded,
+/// hatched for failed, hollow with a × for cancelled, dashed with its
+/// deadline marked for timed out, half height with a jagged end for
+/// interrupted — and a small triangle marks when fetch was tapped.
+struct Timeline {
+    struct Lane {
+        var label: String
+        /// The host the lane belongs to, for grouping lanes under their host.
+        var group: String
+        var count: Int
+        var bars: [Fetch]
+        var columns: [Int: [FetchStatus: Int]]
+        var sessions = 1
+    }
+
+    let start: Timestamp
+    let end: Timestamp
+    /// Where times fall across the plot: linear for slices, quiet stretches folded for bars.
+    let scale: TimeScale
+    let lanes: [Lane]
+    let columns: Int
+    let aggregated: Bool
+    /// Why the timeline is drawn in aggregate, when it is.
+    let note: String?
+
+    static let width = 1160.0
+    static let labelWidth = 220.0
+    static let right = 1150.0
+    static let axisHeight = 28.0
+
+    private var laneHeight: Double { aggregated ? 18 : 24 }
+    private var milliseconds: Double { Double(max(1, end.millisecondsSince1970 - start.millisecondsSince1970)) }
+
+    private func x(_ time: Timestamp) -> Double { scale.x(time) }
+
+    /// Lanes grouped under their host when there are several hosts, each group in the order its first lane came.
+    private var rows: [Row] {
+        let groups = lanes.reduce(into: [String]()) { if !$0.contains($1.group) { $0.append($1.group) } }
+        guard groups.count > 1, lanes.count > groups.count else { return lanes.map { Row(header: nil, lane: $0) } }
+        return groups.flatMap { group -> [Row] in
+            [Row(header: group.isEmpty ? "host not known" : group, lane: nil)] + lanes.filter { $0.group == group }.map { Row(header: nil, lane: $0) }
+        }
+    }
+
+    /// A host's heading, or a lane under it.
+    private struct Row {
+        var header: String?
+        var lane: Lane?
+    }
+
+    func svg() -> String {
+        let rows = rows
+        let height = Self.axisHeight + Double(rows.count) * laneHeight + 8
+        var out = "<svg class=\"timeline\" viewBox=\"0 0 \(Self.width) \(height)\" width=\"100%\" role=\"group\""
+        out += " aria-label=\"Timeline of \(lanes.reduce(0) { $0 + $1.count }) fetches in \(lanes.count) lanes\">\n"
+        out += Self.patterns
+        out += axis(height: height)
+        var y = Self.axisHeight
+        for row in rows {
+            if let header = row.header {
+                out += "<text class=\"group\" x=\"4\" y=\"\(format(y + laneHeight * 0.7))\">\(HTMLText.escaped(header))</text>\n"
+            } else if let lane = row.lane {
+                out += "<g class=\"lane\">"
+                out += "<text class=\"lane-label\" x=\"\(rows.contains { $0.header != nil } ? 14 : 4)\" y=\"\(format(y + laneHeight * 0.68))\">"
+                out += HTMLText.escaped(String(lane.label.prefix(34)))
+                if lane.sessions > 1 { out += " (\(lane.sessions) sessions)" }
+                out += "</text>"
+                out += "<line class=\"lane-line\" x1=\"\(Self.labelWidth)\" x2=\"\(Self.right)\" y1=\"\(format(y + laneHeight / 2))\" y2=\"\(format(y + laneHeight / 2))\"/>"
+                out += aggregated ? strip(lane, y: y) : bars(lane, y: y)
+                out += "</g>\n"
+            }
+            y += laneHeight
+        }
+        return out + "</svg>\n"
+    }
+
+    /// Ticks across each stretch of activity (as many as its width holds), and each folded stretch as a band saying how long it was.
+    private func axis(height: Double) -> String {
+        var out = ""
+        var lastLabel = -Double.infinity
+        for segment in scale.segments {
+            let length = Double(max(1, segment.to - segment.from))
+            let ticks = max(1, Int((segment.x1 - segment.x0) / 190))
+            for index in 0...ticks {
+                let time = Timestamp(millisecondsSince1970: segment.from + Int64(Double(index) / Double(ticks) * length))
+                let tickX = x(time)
+                out += "<line class=\"tick\" x1=\"\(format(tickX))\" x2=\"\(format(tickX))\" y1=\"\(Self.axisHeight - 6)\" y2=\"\(format(height - 4))\"/>"
+                guard tickX - lastLabel > 120 else { continue }
+                lastLabel = tickX
+                let anchor = tickX < Self.labelWidth + 40 ? "start" : tickX > Self.right - 40 ? "end" : "middle"
+                out += "<text class=\"axis\" x=\"\(format(tickX))\" y=\"14\" text-anchor=\"\(anchor)\">\(ReportFormat.axisTime(time, span: length))</text>\n"
+            }
+        }
+        for gap in scale.gaps {
+            let quiet = "\(ReportFormat.duration(gap.milliseconds)) without fetches"
+            out += "<g class=\"gap\"><title>\(quiet)</title><rect class=\"gap-band\" x=\"\(format(gap.x0 + 4))\" y=\"\(Self.axisHeight - 6)\" width=\"\(format(gap.x1 - gap.x0 - 8))\" height=\"\(format(height - Self.axisHeight + 2))\"/>"
+            out += "<text class=\"axis\" x=\"\(format((gap.x0 + gap.x1) / 2))\" y=\"\(Self.axisHeight - 9)\" text-anchor=\"middle\">⋯</text></g>\n"
+        }
+        return out
+    }
+
+    private func bars(_ lane: Lane, y: Double) -> String {
+        var out = ""
+        for fetch in lane.bars {
+            let from = x(fetch.startedAt)
+            // An interrupted or running fetch has no end: drawn short, its end jagged.
+            let to = fetch.endedAt.map(x) ?? from + 10
+            let width = max(3, to - from)
+            let details = ReportFormat.details(of: fetch)
+            let status = fetch.status
+            let full = status == .interrupted || status == .running ? laneHeight * 0.25 : laneHeight * 0.5
+            let top = y + (laneHeight - full) / 2
+            out += "<a class=\"fetch\" href=\"#f-\(fetch.id.uuidString.lowercased())\" data-fetch=\"\" data-details=\"\(HTMLText.escaped(details))\""
+            out += " aria-label=\"\(HTMLText.escaped(ReportFormat.label(of: fetch)))\"><title>\(HTMLText.escaped(details))</title>"
+            out += "<rect class=\"bar \(ReportFormat.className(status))\" x=\"\(format(from))\" y=\"\(format(top))\" width=\"\(format(width))\" height=\"\(format(full))\"/>"
+            switch fetch.outcome {
+            case .cancelled:
+                let cx = from + width, cy = y + laneHeight / 2
+                out += "<path class=\"mark cancel\" d=\"M\(format(cx - 3)) \(format(cy - 3))l6 6m0 -6l-6 6\"/>"
+            case .timedOut:
+                if let timeout = fetch.script?.timeoutMilliseconds {
+                    let deadline = x(Timestamp(millisecondsSince1970: (fetch.script?.tappedAt ?? fetch.startedAt).millisecondsSince1970 + timeout))
+                    out += "<line class=\"mark deadline\" x1=\"\(format(deadline))\" x2=\"\(format(deadline))\" y1=\"\(format(y + 2))\" y2=\"\(format(y + laneHeight - 2))\"/>"
+                }
+            case .interrupted, nil:
+                let ex = from + width, cy = y + laneHeight / 2
+                out += "<path class=\"mark jagged\" d=\"M\(format(ex)) \(format(cy - 5))l3 2.5l-3 2.5l3 2.5l-3 2.5\"/>"
+            case .succeeded, .failed:
+                break
+            }
+            if let tapped = fetch.script?.tappedAt {
+                let tx = x(tapped)
+                out += "<path class=\"mark tap\" d=\"M\(format(tx - 3)) \(format(y + 1))h6l-3 4z\"/>"
+            }
+            out += "</a>"
+        }
+        return out
+    }
+
+    private func strip(_ lane: Lane, y: Double) -> String {
+        var out = ""
+        let columnWidth = (Self.right - Self.labelWidth) / Double(columns)
+        let busiest = max(1, lanes.flatMap { $0.columns.values.map { $0.values.reduce(0, +) } }.max() ?? 1)
+        for column in lane.columns.keys.sorted() {
+            let counts = lane.columns[column]!
+            let total = counts.values.reduce(0, +)
+            let main = HistoryStatistics.statusOrder.max { counts[$0, default: 0] < counts[$1, default: 0] } ?? .succeeded
+            let shade = 0.35 + 0.65 * Double(total) / Double(busiest)
+            let from = Self.labelWidth + Double(column) * columnWidth
+            let sliceStart = Timestamp(millisecondsSince1970: start.millisecondsSince1970 + Int64(Double(column) * milliseconds / Double(columns)))
+            let sliceEnd = Timestamp(millisecondsSince1970: start.millisecondsSince1970 + Int64(Double(column + 1) * milliseconds / Double(columns)))
+            let words = HistoryStatistics.statusOrder.compactMap { status in counts[status].map { "\($0) \(ReportFormat.word(status))" } }
+            let details = "\(ReportFormat.time(sliceStart)) to \(ReportFormat.time(sliceEnd)) UTC · \(total) fetches: " + words.joined(separator: ", ")
+            out += "<g data-fetch=\"\" tabindex=\"0\" data-details=\"\(HTMLText.escaped(details))\" aria-label=\"\(HTMLText.escaped(details))\"><title>\(HTMLText.escaped(details))</title>"
+            out += "<rect class=\"slice \(ReportFormat.className(main))\" x=\"\(format(from))\" y=\"\(format(y + 3))\" width=\"\(format(columnWidth))\" height=\"\(format(laneHeight - 6))\" fill-opacity=\"\(format(shade))\"/>"
+            let bad = counts[.failed, default: 0] + counts[.timedOut, default: 0]
+            if bad > 0, main != .failed, main != .timedOut {
+                // Failures hidden under a busier outcome still show: a mark under the slice.
+                out += "<path class=\"mark some-failed\" d=\"M\(format(from)) \(format(y + laneHeight - 1))h\(format(max(2, columnWidth)))\"/>"
+            }
+            out += "</g>"
+        }
+        return out
+    }
+
+    /// Fills that carry meaning besides colour: failed bars are hatched.
+    static let patterns = """
+        <defs><pattern id="hatch" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\
+        <rect width="5" height="5" class="hatch-ground"/><line x1="0" y1="0" x2="0" y2="5" class="hatch-line"/></pattern></defs>
+
+        """
+
+    private func format(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

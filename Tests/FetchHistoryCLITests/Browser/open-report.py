@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""Opens a report in headless Chromium, as a person would, and prints what
+they would see as one JSON object; the Swift tests (ReportBrowserTests)
+judge it. Driven through WebDriver (Debian's python3-selenium and
+chromium-driver, matched to Debian's chromium): real pointer moves for
+hover, real Tab presses for focus, the browser's own console and network
+logs.
+
+    open-report.py REPORT.html SCREENSHOT.png [light|dark]
+"""
+import json
+import os
+import struct
+import sys
+import tempfile
+import zlib
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+
+def png_pixels(path):
+    """Width, height and rows of RGB(A) pixels of an 8-bit PNG, decoded with the standard library."""
+    with open(path, "rb") as file:
+        data = file.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    offset, idat, width, height, channels = 8, b"", 0, 0, 0
+    while offset < len(data):
+        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+        chunk = data[offset + 8:offset + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", chunk[:10])
+            assert depth == 8, "only 8-bit PNGs"
+            channels = {2: 3, 6: 4}[colour]
+        elif kind == b"IDAT":
+            idat += chunk
+        offset += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for x in range(stride):
+            left = line[x - channels] if x >= channels else 0
+            up = previous[x]
+            upper_left = previous[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 0xFF
+            elif kind == 2:
+                line[x] = (line[x] + up) & 0xFF
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 0xFF
+            elif kind == 4:
+                p = left + up - upper_left
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - upper_left)
+                line[x] = (line[x] + (left if pa <= pb and pa <= pc else up if pb <= pc else upper_left)) & 0xFF
+        rows.append(bytes(line))
+        previous = line
+    return width, height, channels, rows
+
+
+def screenshot_summary(path):
+    width, height, channels, rows = png_pixels(path)
+    counts = {}
+    for row in rows[::3]:
+        for x in range(0, width * channels, channels * 3):
+            pixel = row[x:x + 3]
+            counts[pixel] = counts.get(pixel, 0) + 1
+    total = sum(counts.values())
+    background = max(counts, key=counts.get)
+    return {
+        "width": width,
+        "height": height,
+        "distinctColours": len(counts),
+        "nonBackgroundShare": 1 - counts[background] / total,
+        "background": list(background),
+    }
+
+
+def main():
+    report, screenshot, scheme = sys.argv[1], sys.argv[2], (sys.argv[3] if len(sys.argv) > 3 else "light")
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in [
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--hide-scrollbars",
+        # Nothing may leave the file; were something to try, it fails here and shows in the log.
+        "--host-resolver-rules=MAP * ~NOTFOUND", "--no-first-run", "--disable-extensions",
+        "--user-data-dir=" + tempfile.mkdtemp(prefix="report-browser-"),
+    ]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        # The viewport a person at a 1280×900 window sees, exactly (the window's size includes its frame).
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        if scheme == "dark":
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        page = "file://" + os.path.abspath(report)
+        driver.get(page)
+        result = {
+            "title": driver.title,
+            "bars": len(driver.find_elements(By.CSS_SELECTOR, "a.fetch")),
+            "slices": len(driver.find_elements(By.CSS_SELECTOR, "g[data-fetch]")),
+            "aggregatedNote": driver.execute_script("var n = document.getElementById('aggregated'); return n ? n.textContent : null;"),
+            "empty": driver.execute_script("var n = document.getElementById('empty'); return n ? n.textContent : null;"),
+            "images": len(driver.find_elements(By.TAG_NAME, "img")),
+            "scripts": len(driver.find_elements(By.TAG_NAME, "script")),
+            "pwned": driver.execute_script("return window.__pwned === undefined ? null : String(window.__pwned);"),
+            "background": driver.execute_script("return getComputedStyle(document.body).backgroundColor;"),
+            "textColour": driver.execute_script("return getComputedStyle(document.body).color;"),
+            "loadMilliseconds": driver.execute_script(
+                "var t = performance.getEntriesByType('navigation')[0]; return t ? t.loadEventEnd : null;"),
+        }
+        targets = driver.find_elements(By.CSS_SELECTOR, "[data-fetch]")
+        if targets:
+            # Hover: the pointer moves onto the first bar; the panel shows its details.
+            ActionChains(driver).move_to_element(targets[0]).perform()
+            result["hoverDetails"] = driver.find_element(By.ID, "details").text
+            result["hoverExpected"] = targets[0].get_attribute("data-details")
+            # Focus: the pointer leaves, Tab moves through the page until a bar has focus.
+            ActionChains(driver).move_by_offset(0, 0).perform()
+            driver.execute_script("document.getElementById('details').textContent = '';")
+            focused = None
+            for _ in range(60):
+                ActionChains(driver).send_keys(Keys.TAB).perform()
+                focused = driver.execute_script(
+                    "var e = document.activeElement; var t = e && e.closest ? e.closest('[data-fetch]') : null;"
+                    " return t ? t.getAttribute('data-details') : null;")
+                if focused:
+                    break
+            result["focusExpected"] = focused
+            result["focusDetails"] = driver.find_element(By.ID, "details").text
+        driver.save_screenshot(screenshot)
+        result["screenshot"] = screenshot_summary(screenshot)
+        result["consoleErrors"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        requests = []
+        for entry in driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            # Requests the report's page made (not the browser's own pages), other than for the file itself.
+            if message.get("method") == "Network.requestWillBeSent" and message["params"].get("documentURL") == page:
+                url = message["params"]["request"]["url"]
+                if url != page:
+                    requests.append(url)
+        result["requests"] = requests
+        print(json.dumps(result))
+    finally:
+        driver.quit()
+
+
+main()

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// The report opened in a real headless browser (Debian's chromium, driven
+/// through WebDriver by `Browser/open-report.py`), checked for what a person
+/// would see: it loads with no console error and no request leaving the
+/// file, a bar per fetch (slices for a large history), details on hover and
+/// on keyboard focus, dark mode, a screenshot that is not blank, and no
+/// recorded text that runs.
+@Suite("report in a browser", .serialized)
+struct ReportBrowserTests {
+    static let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Browser/open-report.py").path
+
+    struct Seen: Decodable {
+        struct Screenshot: Decodable {
+            var width: Int
+            var height: Int
+            var distinctColours: Int
+            var nonBackgroundShare: Double
+            var background: [Int]
+        }
+
+        var title: String
+        var bars: Int
+        var slices: Int
+        var aggregatedNote: String?
+        var empty: String?
+        var images: Int
+        var scripts: Int
+        var pwned: String?
+        var background: String
+        var textColour: String
+        var hoverDetails: String?
+        var hoverExpected: String?
+        var focusDetails: String?
+        var focusExpected: String?
+        var screenshot: Screenshot
+        var consoleErrors: [String]
+        var requests: [String]
+    }
+
+    /// Writes the report of `sandbox`'s history and opens it.
+    static func open(_ sandbox: Sandbox, scheme: String = "light", _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> Seen {
+        let page = sandbox.path("report-\(scheme).html"), picture = sandbox.path("report-\(scheme).png")
+        let written = try await sandbox.run(["report", "--output", page] + arguments)
+        #expect(written.status == 0, "\(written)", sourceLocation: sourceLocation)
+        let browser = try await FetchHistoryProcess.start(
+            arguments: [script, page, picture, scheme], environment: ["PATH": "/usr/bin:/bin", "HOME": sandbox.root.path],
+            workingDirectory: sandbox.root, executable: URL(fileURLWithPath: "/usr/bin/python3")
+        ).wait(limit: .seconds(120))
+        try #require(browser.status == 0, "open-report.py: \(browser.standardError)", sourceLocation: sourceLocation)
+        return try JSONDecoder().decode(Seen.self, from: browser.standardOutputData)
+    }
+
+    @Test func aRecordedSessionOpensWithABarPerFetchAndDetailsOnHoverAndFocus() async throws {
+        // Given twelve fetches with every outcome, one error holding markup and script
+        let sandbox = try await ReportTests.history()
+
+        // When the report is opened in the browser
+        let seen = try await Self.open(sandbox)
+
+        // Then it loaded with no console error and asked for nothing outside the file
+        #expect(seen.consoleErrors == [], "\(seen.consoleErrors)")
+        #expect(seen.requests == [], "\(seen.requests)")
+        #expect(seen.title == "Fetch history report")
+        // And there is one bar per fetch
+        #expect(seen.bars == 12 && seen.slices == 0 && seen.aggregatedNote == nil)
+        // And pointing at a bar, then reaching one with Tab, shows that fetch's details
+        #expect(seen.hoverExpected?.hasPrefix("fetch \(Ids.fetch(1))") == true, "\(seen.hoverExpected ?? "")")
+        #expect(seen.hoverDetails == seen.hoverExpected)
+        #expect(seen.focusExpected != nil && seen.focusDetails == seen.focusExpected, "\(seen.focusDetails ?? "") vs \(seen.focusExpected ?? "")")
+        // And nothing recorded ran or became an element
+        #expect(seen.pwned == nil && seen.images == 0 && seen.scripts == 1)
+        // And the screenshot at 1280×900 has the page on it, light
+        #expect(seen.screenshot.width == 1280 && seen.screenshot.height == 900)
+        #expect(seen.screenshot.distinctColours > 8 && seen.screenshot.nonBackgroundShare > 0.02, "\(seen.screenshot)")
+        #expect(seen.screenshot.background == [255, 255, 255] && seen.background == "rgb(255, 255, 255)")
+    }
+
+    @Test func darkModeFollowsTheReadersSetting() async throws {
+        let sandbox = try await ReportTests.history()
+        let seen = try await Self.open(sandbox, scheme: "dark")
+        #expect(seen.background == "rgb(13, 17, 23)" && seen.textColour == "rgb(230, 237, 243)", "\(seen.background) \(seen.textColour)")
+        #expect(seen.screenshot.background == [13, 17, 23], "\(seen.screenshot)")
+        #expect(seen.consoleErrors == [] && seen.bars == 12)
+    }
+
+    @Test func aLargeHistoryIsDrawnInSlicesThatShowTheirCounts() async throws {
+        // Given 2,500 fetches
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.succeeded(2_500))
+
+        // When opened
+        let seen = try await Self.open(sandbox)
+
+        // Then the timeline is slices, says so, and a slice's counts show on hover
+        #expect(seen.bars == 0 && seen.slices > 100, "\(seen.slices)")
+        #expect(seen.aggregatedNote?.contains("2500 fetches are more bars than a screen can show") == true)
+        #expect(seen.hoverDetails?.contains("fetches: ") == true && seen.hoverDetails == seen.hoverExpected, "\(seen.hoverDetails ?? "")")
+        #expect(seen.consoleErrors == [] && seen.requests == [])
+    }
+
+    @Test func anEmptyReportSaysSoInTheBrowserToo() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords([.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0)])
+        let seen = try await Self.open(sandbox, "--outcome", "failed")
+        #expect(seen.empty?.contains("No fetches match the filters") == true && seen.bars == 0 && seen.consoleErrors == [])
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+/// `report`: the HTML page's content, its escaping, where it is written and
+/// what happens when it cannot be. What a browser shows of it is
+/// `ReportBrowserTests`'.
+@Suite("report")
+struct ReportTests {
+    static let hostile = "<script>window.__pwned='script'</script>\"><img src=x onerror=\"window.__pwned='img'\">&amp; \u{1B}[2J \u{202E}gnp.exe"
+
+    /// The standard history, plus a failure and a value holding markup, and a 100 KB error.
+    static func history() async throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard + [
+            .make("failed", id: Ids.fetch(11), session: Ids.session(3), source: "https://h.example/<b>?q=\"'", at: Fixtures.day0 + 3 * Fixtures.day, error: hostile, host: "ci-<1>"),
+            .make("failed", id: Ids.fetch(12), session: Ids.session(3), at: Fixtures.day0 + 3 * Fixtures.day + 1000, error: String(repeating: "x", count: 100_000)),
+        ])
+        return sandbox
+    }
+
+    static func page(_ sandbox: Sandbox, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let result = try await sandbox.run(["report", "--output", "-"] + arguments)
+        #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
+        return result.standardOutput
+    }
+
+    @Test func thePageHoldsTheSummaryABarPerFetchTheSourcesAndTheFailures() async throws {
+        // Given twelve fetches in three sessions with every outcome
+        let sandbox = try await Self.history()
+
+        // When reported
+        let page = try await Self.page(sandbox)
+
+        // Then the summary counts them as stats does, with the success rate and percentiles
+        let stats = try await sandbox.succeed("stats", "--format", "json").standardOutput
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any])
+        #expect(page.contains("<div class=\"big\">12</div>"), "\(page.prefix(3000))")
+        let rate = try #require(json["successRate"] as? Double)
+        #expect(page.contains(String(format: "%.1f%%", rate * 100)), "success rate \(rate)")
+        // And the timeline has a bar per fetch, each linking to its row in the fetch table
+        for index in 1...12 {
+            let id = Ids.fetch(index)
+            #expect(page.components(separatedBy: "href=\"#f-\(id)\"").count == 2, "the bar of \(id)")
+            #expect(page.contains("<tr id=\"f-\(id)\">"), "the row of \(id)")
+        }
+        #expect(page.components(separatedBy: "<a class=\"fetch\"").count - 1 == 12)
+        // And a lane per session, a row per source, every failure and timeout listed with its error
+        #expect(page.components(separatedBy: "<g class=\"lane\">").count - 1 == 3)
+        let sources = try #require(page.range(of: "<section id=\"sources\">")).upperBound
+        let sourceTable = String(page[sources...]).components(separatedBy: "</section>")[0]
+        #expect(sourceTable.components(separatedBy: "<tr><td>").count - 1 == 3, "\(sourceTable)")
+        let failures = try #require(page.components(separatedBy: "<section id=\"failures\">").last?.components(separatedBy: "</section>").first)
+        #expect(failures.components(separatedBy: "<tr><td class=\"when\">").count - 1 == 5, "3 failed, 1 timed out, and the two added: \(failures.prefix(2000))")
+        #expect(failures.contains("HTTP 503: &quot;busy&quot;/retry"))
+        // And the cancel, the interrupted end and the tap are marked
+        #expect(page.contains("class=\"mark cancel\"") && page.contains("class=\"mark jagged\""))
+        #expect(page.contains("prefers-color-scheme: dark"))
+    }
+
+    @Test func recordedTextIsEscapedShortenedAndCannotAddMarkupOrScript() async throws {
+        // Given values, errors, a source and a host holding markup, control and bidi characters, and a 100 KB error
+        let sandbox = try await Self.history()
+
+        // When reported
+        let page = try await Self.page(sandbox)
+
+        // Then no recorded text became markup: the only script is the page's own, no image, no handler
+        #expect(page.components(separatedBy: "<script").count == 2, "one script element")
+        #expect(!page.contains("<img") && !page.contains("<b>") && !page.contains("onerror=\""))
+        #expect(page.contains("&lt;script&gt;window.__pwned=&#39;script&#39;&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=&quot;"))
+        #expect(page.contains("&amp;amp;"), "an entity in recorded text is shown, not decoded")
+        // And control and bidi characters are shown as escapes, never written raw
+        #expect(!page.contains("\u{1B}") && !page.contains("\u{202E}"))
+        #expect(page.contains("\\x1b[2J") && page.contains("\\u{202e}gnp.exe"))
+        // And the 100 KB error is cut, the rest counted
+        #expect(!page.contains(String(repeating: "x", count: 301)))
+        #expect(page.contains(String(repeating: "x", count: 300) + "… (99700 more characters)"))
+        // And the page allows no request and only its own script
+        let policy = try #require(page.components(separatedBy: "Content-Security-Policy\" content=\"").dropFirst().first?.components(separatedBy: "\"").first)
+        #expect(policy.hasPrefix("default-src 'none';") && policy.contains("script-src 'nonce-"), "\(policy)")
+        let nonce = try #require(policy.components(separatedBy: "'nonce-").last?.components(separatedBy: "'").first)
+        #expect(nonce.count == 32 && page.contains("<script nonce=\"\(nonce)\">"))
+        let again = try await Self.page(sandbox)
+        #expect(!again.contains(nonce), "a new nonce for every page")
+    }
+
+    @Test func filtersChooseTheFetchesAndAnEmptyResultSaysSo() async throws {
+        // Given the history
+        let sandbox = try await Self.history()
+
+        // When only failures are reported, and then nothing matches, and then on an empty history
+        let failed = try await Self.page(sandbox, "--outcome", "failed")
+        let none = try await Self.page(sandbox, "--grep", "nothing like this")
+        let empty = try Sandbox()
+        // An import of nothing makes the history's file, empty.
+        _ = try await empty.run("import", "-", stdin: Data())
+        let nothing = try await Self.page(empty)
+
+        // Then the filtered page has the four failures only and names its filter
+        #expect(failed.components(separatedBy: "<a class=\"fetch\"").count - 1 == 4)
+        #expect(failed.contains("Fetches matching --outcome failed"))
+        // And an empty page says why it is empty
+        #expect(none.contains("<p id=\"empty\">No fetches match the filters (--grep nothing like this).</p>"), "\(none)")
+        #expect(nothing.contains("<p id=\"empty\">No fetches recorded yet.</p>"), "\(nothing)")
+        #expect(!none.contains("<section id=\"timeline\">"))
+    }
+
+    @Test func pastTwoThousandFetchesTheTimelineIsDrawnInSlicesAndSaysSo() async throws {
+        // Given 2,500 fetches, one a failure
+        let sandbox = try Sandbox()
+        var records = Fixtures.succeeded(2_499)
+        records.append(.make("failed", id: Ids.fetch(9_999), at: Fixtures.day0 + 30_000, error: "one failure"))
+        try await sandbox.importRecords(records)
+
+        // When reported
+        let page = try await Self.page(sandbox)
+
+        // Then there are no bars but slices, no fetch table, and the page says why
+        #expect(!page.contains("<a class=\"fetch\""))
+        let slices = page.components(separatedBy: "<g data-fetch=\"\"").count - 1
+        #expect(slices > 100 && slices <= 240, "\(slices) slices")
+        #expect(page.contains("2500 fetches are more bars than a screen can show"))
+        #expect(!page.contains("<section id=\"fetches\">"))
+        #expect(page.contains("class=\"mark some-failed\""), "the failure under a busier slice still shows")
+        #expect(page.contains("one failure"))
+    }
+
+    @Test func theFileIsWhereOutputSaysAndAFailedWriteLeavesNothing() async throws {
+        // Given the history, and a folder where the report is asked to go
+        let sandbox = try await Self.history()
+        let folder = sandbox.path("folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+
+        // When reported with no --output, then into a folder that does not exist, then onto the folder's name
+        try await sandbox.succeed("report")
+        let missing = try await sandbox.run("report", "--output", sandbox.path("no-such-folder/report.html"))
+        let ontoFolder = try await sandbox.run("report", "--output", folder)
+
+        // Then report.html is in the working folder, a whole page
+        let written = try String(contentsOfFile: sandbox.path("report.html"), encoding: .utf8)
+        #expect(written.hasPrefix("<!DOCTYPE html>") && written.hasSuffix("</html>\n"))
+        // And a write that cannot happen is one sentence, exit 1
+        for result in [missing, ontoFolder] {
+            #expect(result.status == 1 && result.standardError.hasPrefix("error: ") && result.standardError.split(separator: "\n").count == 1, "\(result)")
+        }
+        // And leaves no file behind, whole or half: the folder is untouched, no temporary file remains
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+        let left = try FileManager.default.contentsOfDirectory(atPath: sandbox.root.path).filter { $0.hasPrefix(".folder") || $0.hasPrefix(".report") }
+        #expect(left == [], "\(left)")
+    }
+
+    @Test func junitIsTheSameReportExportWrites() async throws {
+        let sandbox = try await Self.history()
+        let report = try await sandbox.run("report", "--format", "junit", "--by", "source", "--output", "-")
+        let export = try await sandbox.run("export", "--format", "junit", "--by", "source")
+        #expect(report.status == 0 && report.standardOutput == export.standardOutput && report.standardOutput.contains("<testsuites"), "\(report)")
+        let by = try await sandbox.run("report", "--by", "source")
+        #expect(by.status == 64 && by.standardError.contains("--by applies to --format junit only, not html"), "\(by)")
+    }
+}
