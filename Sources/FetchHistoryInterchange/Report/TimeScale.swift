@@ -6,7 +6,7 @@ import FetchHistoryModel
 /// linear scale, leave the burst a few pixels wide. So stretches with no
 /// fetch that are longer than a tenth of the whole span are folded into a
 /// narrow band labelled with how long they lasted, and each stretch of
-/// activity gets width for its length, but never less than a fifth of the
+/// activity gets width for its length, but never less than a third of the
 /// longest one's, so a short burst stays readable.
 struct TimeScale {
     struct Segment {
@@ -51,7 +51,7 @@ struct TimeScale {
             merged[index].to += pad
         }
         let longest = Double(merged.map { $0.to - $0.from }.max() ?? 0)
-        let weights = merged.map { longest == 0 ? 1 : max(Double($0.to - $0.from), longest / 5) }
+        let weights = merged.map { longest == 0 ? 1 : max(Double($0.to - $0.from), longest / 3) }
         let room = right - left - Self.gapWidth * Double(merged.count - 1)
         var x = left
         for index in merged.indices {

@@ -82,19 +82,22 @@ struct Timeline {
     /// Ticks across each stretch of activity (as many as its width holds), and each folded stretch as a band saying how long it was.
     private func axis(height: Double) -> String {
         var out = ""
-        var lastLabel = -Double.infinity
+        // Every stretch's start is labelled; ticks inside it only where a label fits between those.
+        var labels: [(x: Double, text: String, isStart: Bool)] = []
         for segment in scale.segments {
             let length = Double(max(1, segment.to - segment.from))
             let ticks = max(1, Int((segment.x1 - segment.x0) / 190))
-            for index in 0...ticks {
+            for index in 0..<ticks {
                 let time = Timestamp(millisecondsSince1970: segment.from + Int64(Double(index) / Double(ticks) * length))
                 let tickX = x(time)
                 out += "<line class=\"tick\" x1=\"\(format(tickX))\" x2=\"\(format(tickX))\" y1=\"\(Self.axisHeight - 6)\" y2=\"\(format(height - 4))\"/>"
-                guard tickX - lastLabel > 120 else { continue }
-                lastLabel = tickX
-                let anchor = tickX < Self.labelWidth + 40 ? "start" : tickX > Self.right - 40 ? "end" : "middle"
-                out += "<text class=\"axis\" x=\"\(format(tickX))\" y=\"14\" text-anchor=\"\(anchor)\">\(ReportFormat.axisTime(time, span: length))</text>\n"
+                labels.append((tickX, ReportFormat.axisTime(time, span: length), index == 0))
             }
+        }
+        let starts = labels.filter(\.isStart).map(\.x)
+        for label in labels where label.isStart || !starts.contains(where: { abs($0 - label.x) < 120 }) {
+            let anchor = label.x < Self.labelWidth + 40 ? "start" : label.x > Self.right - 60 ? "end" : "middle"
+            out += "<text class=\"axis\" x=\"\(format(label.x))\" y=\"14\" text-anchor=\"\(anchor)\">\(label.text)</text>\n"
         }
         for gap in scale.gaps {
             let quiet = "\(ReportFormat.duration(gap.milliseconds)) without fetches"
