@@ -125,6 +125,54 @@ struct ReportTests {
         #expect(page.contains("one failure"))
     }
 
+    @Test func aLongQuietStretchIsFoldedIntoABandThatSaysHowLongItWas() async throws {
+        // Given two bursts of fetches a day apart, and a history of one burst
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.succeeded(3, from: Fixtures.day0) + Fixtures.succeeded(3, from: Fixtures.day0 + Fixtures.day, firstID: 2000))
+        let oneBurst = try Sandbox()
+        try await oneBurst.importRecords(Fixtures.succeeded(3))
+
+        // When reported
+        let page = try await Self.page(sandbox)
+        let single = try await Self.page(oneBurst)
+
+        // Then the day between is one band, titled with its length, and the second burst starts after it
+        let bands = page.components(separatedBy: "<g class=\"gap\"><title>").dropFirst()
+        #expect(bands.count == 1)
+        #expect(bands.first?.hasPrefix("23 h 5") == true && bands.first?.contains(" without fetches</title>") == true, "\(bands.first?.prefix(80) ?? "")")
+        #expect(!single.contains("<g class=\"gap\">"))
+        // And each burst is wide enough to read: its bars spread over at least a third of the plot
+        func barX(_ id: String) throws -> Double {
+            let bar = try #require(page.components(separatedBy: "href=\"#f-\(id)\"").dropFirst().first)
+            let x = try #require(bar.components(separatedBy: "<rect class=\"bar o-succeeded\" x=\"").dropFirst().first?.prefix { $0 != "\"" })
+            return try #require(Double(String(x)))
+        }
+        let firstBurst = try barX(Ids.fetch(1002)) - barX(Ids.fetch(1000))
+        let secondBurst = try barX(Ids.fetch(2002)) - barX(Ids.fetch(2000))
+        #expect(firstBurst > 250 && secondBurst > 250, "\(firstBurst) \(secondBurst)")
+        #expect(try barX(Ids.fetch(2000)) > barX(Ids.fetch(1002)) + 28)
+    }
+
+    @Test func pastSixtySessionsALaneIsAHostsSessionsMerged() async throws {
+        // Given 2,400 fetches in 80 sessions on two hosts
+        let sandbox = try Sandbox()
+        let records = (0..<2_400).map { index in
+            ExportRecord.make(
+                "succeeded", id: Ids.fetch(10_000 + index), session: Ids.session(1 + index / 30), at: Fixtures.day0 + Int64(index) * 1_000,
+                host: index / 30 % 2 == 0 ? "ci-1" : "ci-2"
+            )
+        }
+        try await sandbox.importRecords(records)
+
+        // When reported
+        let page = try await Self.page(sandbox)
+
+        // Then there is a lane per host, saying how many sessions it merged, and the page says why
+        #expect(page.components(separatedBy: "<g class=\"lane\">").count - 1 == 2)
+        #expect(page.contains(">ci-1 (40 sessions)</text>") && page.contains(">ci-2 (40 sessions)</text>"))
+        #expect(page.contains("80 sessions are more lanes than a screen can show: each lane is a host, its sessions merged."))
+    }
+
     @Test func theFileIsWhereOutputSaysAndAFailedWriteLeavesNothing() async throws {
         // Given the history, and a folder where the report is asked to go
         let sandbox = try await Self.history()

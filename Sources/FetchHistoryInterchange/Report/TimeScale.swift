@@ -4,8 +4,9 @@ import FetchHistoryModel
 ///
 /// A night of probes and a burst of taps the next evening, drawn to one
 /// linear scale, leave the burst a few pixels wide. So stretches with no
-/// fetch that are longer than a tenth of the whole span are folded into a
-/// narrow band labelled with how long they lasted, and each stretch of
+/// fetch longer than a tenth of the whole span and ten times the usual
+/// pause between fetches are folded into a narrow band labelled with how
+/// long they lasted, and each stretch of
 /// activity gets width for its length, but never less than a third of the
 /// longest one's, so a short burst stays readable.
 struct TimeScale {
@@ -34,7 +35,14 @@ struct TimeScale {
             return
         }
         let span = max(1, (sorted.map(\.to).max() ?? first.to) - first.from)
-        let fold = max(10_000, span / 10)
+        // The usual pause between fetches: a probe's interval is never folded, only pauses far longer.
+        var reach = first.to, pauses: [Int64] = []
+        for interval in sorted.dropFirst() {
+            if interval.from > reach { pauses.append(interval.from - reach) }
+            reach = max(reach, interval.to)
+        }
+        let usual = pauses.sorted().dropFirst(pauses.count / 2).first ?? 0
+        let fold = max(10_000, span / 10, usual * 10)
         var merged = [Segment(from: first.from, to: max(first.to, first.from))]
         for interval in sorted.dropFirst() {
             if interval.from - merged[merged.count - 1].to > fold {
