@@ -45,7 +45,7 @@ struct ReportBrowserTests {
         let written = try await sandbox.run(["report", "--output", page] + arguments)
         #expect(written.status == 0, "\(written)", sourceLocation: sourceLocation)
         let browser = try await FetchHistoryProcess.start(
-            arguments: [script, page, picture, scheme], environment: ["PATH": "/usr/bin:/bin", "HOME": sandbox.root.path],
+            arguments: [script, page, picture, scheme], environment: ["PATH": "/usr/bin:/bin", "HOME": sandbox.root.path, "TMPDIR": sandbox.root.path],
             workingDirectory: sandbox.root, executable: URL(fileURLWithPath: "/usr/bin/python3")
         ).wait(limit: .seconds(120))
         try #require(browser.status == 0, "open-report.py: \(browser.standardError)", sourceLocation: sourceLocation)
@@ -95,7 +95,7 @@ struct ReportBrowserTests {
 
         // Then the timeline is slices, says so, and a slice's counts show on hover
         #expect(seen.bars == 0 && seen.slices > 100, "\(seen.slices)")
-        #expect(seen.aggregatedNote?.contains("2500 fetches are more bars than a screen can show") == true)
+        #expect(seen.aggregatedNote?.contains("2,500 fetches are more bars than a screen can show") == true)
         #expect(seen.hoverDetails?.contains("fetches: ") == true && seen.hoverDetails == seen.hoverExpected, "\(seen.hoverDetails ?? "")")
         #expect(seen.consoleErrors == [] && seen.requests == [])
     }

@@ -48,7 +48,7 @@ struct ReportTests {
         #expect(page.components(separatedBy: "<g class=\"lane\">").count - 1 == 3)
         let sources = try #require(page.range(of: "<section id=\"sources\">")).upperBound
         let sourceTable = String(page[sources...]).components(separatedBy: "</section>")[0]
-        #expect(sourceTable.components(separatedBy: "<tr><td>").count - 1 == 3, "\(sourceTable)")
+        #expect(sourceTable.components(separatedBy: "<tr><td class=\"source\">").count - 1 == 3, "\(sourceTable)")
         let failures = try #require(page.components(separatedBy: "<section id=\"failures\">").last?.components(separatedBy: "</section>").first)
         #expect(failures.components(separatedBy: "<tr><td class=\"when\">").count - 1 == 5, "3 failed, 1 timed out, and the two added: \(failures.prefix(2000))")
         #expect(failures.contains("HTTP 503: &quot;busy&quot;/retry"))
@@ -119,7 +119,7 @@ struct ReportTests {
         #expect(!page.contains("<a class=\"fetch\""))
         let slices = page.components(separatedBy: "<g data-fetch=\"\"").count - 1
         #expect(slices > 100 && slices <= 240, "\(slices) slices")
-        #expect(page.contains("2500 fetches are more bars than a screen can show"))
+        #expect(page.contains("2,500 fetches are more bars than a screen can show"))
         #expect(!page.contains("<section id=\"fetches\">"))
         #expect(page.contains("class=\"mark some-failed\""), "the failure under a busier slice still shows")
         #expect(page.contains("one failure"))

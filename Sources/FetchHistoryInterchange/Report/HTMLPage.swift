@@ -26,7 +26,7 @@ struct HTMLPage {
 
     mutating func summary(_ statistics: HistoryStatistics, first: Timestamp, last: Timestamp, hosts: [String: Int], sources: [String]) {
         body += "<section id=\"summary\"><h2>Summary</h2>\n<div class=\"cards\">\n"
-        card("Fetches", "\(statistics.total)")
+        card("Fetches", ReportFormat.count(statistics.total))
         card("Success rate", statistics.successRate.map(ReportFormat.percent) ?? "–", note: "succeeded of succeeded, failed and timed out")
         if let latency = statistics.latency {
             card("p50 · p90 · p99", [latency.p50, latency.p90, latency.p99].map(ReportFormat.duration).joined(separator: " · "), note: "of succeeded fetches")
@@ -38,7 +38,7 @@ struct HTMLPage {
         }
         body += "</tr><tr>"
         for status in HistoryStatistics.statusOrder where statistics.counts[status, default: 0] > 0 {
-            body += "<td>\(statistics.counts[status]!)</td>"
+            body += "<td>\(ReportFormat.count(statistics.counts[status]!))</td>"
         }
         body += "</tr></table>\n"
         let hostNames = hosts.keys.sorted().map { $0.isEmpty ? "(not known)" : $0 }
@@ -110,8 +110,8 @@ struct HTMLPage {
         for status in statuses { body += "<th scope=\"col\">\(ReportFormat.word(status))</th>" }
         body += "<th scope=\"col\">Success rate</th><th scope=\"col\">p50</th><th scope=\"col\">p90</th><th scope=\"col\">p99</th></tr></thead><tbody>\n"
         for (source, tally) in sources {
-            body += "<tr><td><code>\(HTMLText.escaped(ReportFormat.shortened(source, limit: 120)))</code></td><td>\(tally.counts.values.reduce(0, +))</td>"
-            for status in statuses { body += "<td>\(tally.counts[status, default: 0])</td>" }
+            body += "<tr><td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(source, limit: 120)))</code></td><td>\(ReportFormat.count(tally.counts.values.reduce(0, +)))</td>"
+            for status in statuses { body += "<td>\(ReportFormat.count(tally.counts[status, default: 0]))</td>" }
             let statistics = HistoryStatistics(total: 0, counts: tally.counts, latency: nil)
             body += "<td>\(statistics.successRate.map(ReportFormat.percent) ?? "–")</td>"
             if let latency = HistoryStatistics.Latency(ascending: tally.durations.sorted()) {
@@ -131,13 +131,13 @@ struct HTMLPage {
             return
         }
         if total > failures.count {
-            body += "<p class=\"note\">The first \(failures.count) of \(total); <code>fetch-history list --outcome failed,timed-out</code> lists them all.</p>\n"
+            body += "<p class=\"note\">The first \(failures.count) of \(ReportFormat.count(total)); <code>fetch-history list --outcome failed,timed-out</code> lists them all.</p>\n"
         }
         body += "<table><thead><tr><th scope=\"col\">Started (UTC)</th><th scope=\"col\">Fetch</th><th scope=\"col\">Outcome</th><th scope=\"col\">Source</th><th scope=\"col\">Error</th><th scope=\"col\">HTTP</th><th scope=\"col\">Host</th></tr></thead><tbody>\n"
         for fetch in failures {
             let error = fetch.errorMessage ?? fetch.script?.timeoutMilliseconds.map { "timed out after \(ReportFormat.duration($0))" } ?? "timed out"
             body += "<tr><td class=\"when\">\(ReportFormat.time(fetch.startedAt))</td><td class=\"id\"><code>\(fetch.id.shortText)</code></td><td>\(Self.badge(fetch.status))</td>"
-            body += "<td><code>\(HTMLText.escaped(ReportFormat.shortened(fetch.source, limit: 120)))</code></td><td class=\"text\">\(HTMLText.escaped(ReportFormat.shortened(error)))</td>"
+            body += "<td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(fetch.source, limit: 120)))</code></td><td class=\"text\">\(HTMLText.escaped(ReportFormat.shortened(error)))</td>"
             body += "<td>\(fetch.response.map { String($0.status) } ?? "")</td><td>\(HTMLText.escaped(fetch.host))</td></tr>\n"
         }
         body += "</tbody></table></section>\n"
@@ -152,7 +152,7 @@ struct HTMLPage {
             body += "<td>\(Self.badge(fetch.status))\(fetch.cancelReason.map { " (\($0.rawValue))" } ?? "")</td>"
             body += "<td>\(fetch.durationMilliseconds.map(ReportFormat.duration) ?? "")</td><td class=\"text\">\(HTMLText.escaped(ReportFormat.shortened(text)))</td>"
             body += "<td>\(fetch.response.map { String($0.status) } ?? "")</td><td>\(fetch.response.map { String($0.bytes) } ?? "")</td>"
-            body += "<td><code>\(HTMLText.escaped(ReportFormat.shortened(fetch.source, limit: 120)))</code></td></tr>\n"
+            body += "<td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(fetch.source, limit: 120)))</code></td></tr>\n"
         }
         body += "</tbody></table></section>\n"
     }
@@ -204,8 +204,8 @@ struct HTMLPage {
         .cards { display: flex; flex-wrap: wrap; gap: 12px; } .card { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px; min-width: 160px; }
         .big { font-size: 20px; font-weight: 600; }
         table { border-collapse: collapse; margin: 8px 0; } caption { text-align: left; color: var(--muted); }
-        th, td { border-bottom: 1px solid var(--line); padding: 3px 10px; text-align: left; vertical-align: top; }
-        td.text { max-width: 420px; overflow-wrap: anywhere; white-space: pre-wrap; } td.when, td.id { white-space: nowrap; } td.id code { overflow-wrap: normal; }
+        th, td { border-bottom: 1px solid var(--line); padding: 3px 10px; text-align: left; vertical-align: top; white-space: nowrap; }
+        td.text { max-width: 420px; overflow-wrap: anywhere; white-space: pre-wrap; } td.source { white-space: normal; } td.id code { overflow-wrap: normal; }
         code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; overflow-wrap: anywhere; }
         .scroll { overflow-x: auto; } svg text { fill: var(--fg); font-size: 11px; } svg text.axis { fill: var(--muted); }
         svg text.group { font-weight: 600; } .lane-line, .tick { stroke: var(--line); stroke-width: 1; }

@@ -172,7 +172,7 @@ package struct HTMLReport {
             note = "\(ordered.count) sessions are more lanes than a screen can show: each lane is a host, its sessions merged."
         }
         if !detailed {
-            let aggregated = "\(statistics.total) fetches are more bars than a screen can show: each lane is a strip of \(Self.columns) time slices, each coloured by the outcome most fetches started in it had, darker for more fetches."
+            let aggregated = "\(ReportFormat.count(statistics.total)) fetches are more bars than a screen can show: each lane is a strip of \(Self.columns) time slices, each coloured by the outcome most fetches started in it had, darker for more fetches."
             note = [aggregated, note].compactMap { $0 }.joined(separator: " ")
         }
         let scale = detailed

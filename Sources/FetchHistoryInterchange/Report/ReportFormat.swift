@@ -78,6 +78,14 @@ enum ReportFormat {
         text.count > limit ? String(text.prefix(limit)) + "… (\(text.count - limit) more characters)" : text
     }
 
+    /// A count with thousands separated: `1,000,022`.
+    static func count(_ number: Int) -> String {
+        let digits = String(number)
+        return digits.enumerated().map { index, digit in
+            index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : String(digit)
+        }.joined()
+    }
+
     static func percent(_ rate: Double) -> String {
         let tenths = Int((rate * 1000).rounded())
         return "\(tenths / 10).\(tenths % 10)%"
