@@ -37,6 +37,15 @@ struct ReportBrowserTests {
         var screenshot: Screenshot
         var consoleErrors: [String]
         var requests: [String]
+        var contrast: Contrast
+
+        /// The text with the lowest contrast against its background.
+        struct Contrast: Decodable {
+            var ratio: Double
+            var text: String?
+            var colour: String?
+            var background: String?
+        }
     }
 
     /// Writes the report of `sandbox`'s history and opens it.
@@ -75,6 +84,8 @@ struct ReportBrowserTests {
         #expect(seen.screenshot.width == 1280 && seen.screenshot.height == 900)
         #expect(seen.screenshot.distinctColours > 8 && seen.screenshot.nonBackgroundShare > 0.02, "\(seen.screenshot)")
         #expect(seen.screenshot.background == [255, 255, 255] && seen.background == "rgb(255, 255, 255)")
+        // And every text passes WCAG AA: 4.5:1 against what it is drawn on
+        #expect(seen.contrast.ratio >= 4.5, "\(seen.contrast)")
     }
 
     @Test func darkModeFollowsTheReadersSetting() async throws {
@@ -83,6 +94,7 @@ struct ReportBrowserTests {
         #expect(seen.background == "rgb(13, 17, 23)" && seen.textColour == "rgb(230, 237, 243)", "\(seen.background) \(seen.textColour)")
         #expect(seen.screenshot.background == [13, 17, 23], "\(seen.screenshot)")
         #expect(seen.consoleErrors == [] && seen.bars == 12)
+        #expect(seen.contrast.ratio >= 4.5, "\(seen.contrast)")
     }
 
     @Test func aLargeHistoryIsDrawnInSlicesThatShowTheirCounts() async throws {

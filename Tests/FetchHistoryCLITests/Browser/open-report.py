@@ -81,6 +81,36 @@ def screenshot_summary(path):
     }
 
 
+CONTRAST = """
+function rgb(text) { var m = text.match(/[\\d.]+/g); return m ? m.map(Number) : null; }
+function luminance(c) {
+  var v = c.slice(0, 3).map(function (x) { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+function background(element) {
+  for (var e = element; e; e = e.parentElement) {
+    var c = rgb(getComputedStyle(e).backgroundColor);
+    if (c && (c.length < 4 || c[3] > 0.99)) return c;
+  }
+  return rgb(getComputedStyle(document.documentElement).backgroundColor) || [255, 255, 255];
+}
+var lowest = { ratio: 99, text: null, colour: null, background: null };
+var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+  var element = node.parentElement;
+  if (!node.textContent.trim() || !element || element.closest('script, style, title')) continue;
+  var style = getComputedStyle(element);
+  var colour = rgb(element.namespaceURI === 'http://www.w3.org/2000/svg' ? style.fill : style.color);
+  if (!colour) continue;
+  var back = element.namespaceURI === 'http://www.w3.org/2000/svg' ? background(element.closest('svg')) : background(element);
+  var a = luminance(colour), b = luminance(back);
+  var ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  if (ratio < lowest.ratio) lowest = { ratio: ratio, text: node.textContent.trim().slice(0, 40), colour: String(colour), background: String(back) };
+}
+return lowest;
+"""
+
+
 def main():
     report, screenshot, scheme = sys.argv[1], sys.argv[2], (sys.argv[3] if len(sys.argv) > 3 else "light")
     options = webdriver.ChromeOptions()
@@ -115,6 +145,9 @@ def main():
             "loadMilliseconds": driver.execute_script(
                 "var t = performance.getEntriesByType('navigation')[0]; return t ? t.loadEventEnd : null;"),
         }
+        # WCAG contrast of every piece of text against the background it is drawn on (the nearest
+        # element with an opaque one): the lowest ratio, and where.
+        result["contrast"] = driver.execute_script(CONTRAST)
         targets = driver.find_elements(By.CSS_SELECTOR, "[data-fetch]")
         if targets:
             # Hover: the pointer moves onto the first bar; the panel shows its details.
