@@ -78,6 +78,7 @@ struct ReportBrowserTests {
         #expect(seen.hoverExpected?.hasPrefix("fetch \(Ids.fetch(1))") == true, "\(seen.hoverExpected ?? "")")
         #expect(seen.hoverDetails == seen.hoverExpected)
         #expect(seen.focusExpected != nil && seen.focusDetails == seen.focusExpected, "\(seen.focusDetails ?? "") vs \(seen.focusExpected ?? "")")
+        #expect(seen.focusExpected != seen.hoverExpected, "the bar reached with Tab is another than the one pointed at")
         // And nothing recorded ran or became an element
         #expect(seen.pwned == nil && seen.images == 0 && seen.scripts == 1)
         // And the screenshot at 1280×900 has the page on it, light

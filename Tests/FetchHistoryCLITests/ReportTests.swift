@@ -183,17 +183,20 @@ struct ReportTests {
         try await sandbox.succeed("report")
         let missing = try await sandbox.run("report", "--output", sandbox.path("no-such-folder/report.html"))
         let ontoFolder = try await sandbox.run("report", "--output", folder)
+        // (an unknown session is found out once the file is open: the half-made file must go)
+        let unknownSession = try await sandbox.run("report", "--session", "ffffffff", "--output", sandbox.path("unknown.html"))
 
         // Then report.html is in the working folder, a whole page
         let written = try String(contentsOfFile: sandbox.path("report.html"), encoding: .utf8)
         #expect(written.hasPrefix("<!DOCTYPE html>") && written.hasSuffix("</html>\n"))
         // And a write that cannot happen is one sentence, exit 1
-        for result in [missing, ontoFolder] {
+        for result in [missing, ontoFolder, unknownSession] {
             #expect(result.status == 1 && result.standardError.hasPrefix("error: ") && result.standardError.split(separator: "\n").count == 1, "\(result)")
         }
         // And leaves no file behind, whole or half: the folder is untouched, no temporary file remains
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
-        let left = try FileManager.default.contentsOfDirectory(atPath: sandbox.root.path).filter { $0.hasPrefix(".folder") || $0.hasPrefix(".report") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: sandbox.root.path)
+            .filter { $0.hasPrefix(".folder") || $0.hasPrefix(".report") || $0.contains("unknown") }
         #expect(left == [], "\(left)")
     }
 
