@@ -57,6 +57,7 @@ struct Suite {
         try exportComparisons()
         try listComparisons()
         try statsComparison()
+        try reportComparison()
         try processStart()
         try bulkLoadComparisons()
         try importComparisons()
@@ -202,6 +203,30 @@ struct Suite {
             baseline: "sqlite3 GROUP BY + percentiles", baselineMedian: runs.baseline.median, unit: .milliseconds,
             target: .timeRatioAtMost(1, stated: "≤ 1×"), repetitions: runs.subject.values.count
         ))
+    }
+
+    /// `report` against `stats` on the same history (issue 24: ≤ 2×), and
+    /// against `stats --by source`, which reads every row for the same
+    /// per-source aggregate the page's table needs; the page's size beside.
+    private mutating func reportComparison() throws {
+        log("report")
+        let db = database(size)
+        let page = "\(work)/report.html"
+        let report = ChildProcess([cli, "report", "-d", db, "-o", page])
+        let againstStats = try alternate(report, ChildProcess([cli, "stats", "-d", db]), repetitions: repetitions(5))
+        let againstBySource = try alternate(report, ChildProcess([cli, "stats", "--by", "source", "-d", db]), repetitions: repetitions(5))
+        self.report.comparisons.append(Comparison(
+            name: "report of \(size.formatted) fetches", subject: "fetch-history", subjectMedian: againstStats.subject.median,
+            baseline: "`stats` on the same history", baselineMedian: againstStats.baseline.median, unit: .seconds,
+            target: .timeRatioAtMost(2, stated: "≤ 2×"), repetitions: againstStats.subject.values.count
+        ))
+        self.report.comparisons.append(Comparison(
+            name: "report of \(size.formatted) fetches", subject: "fetch-history", subjectMedian: againstBySource.subject.median,
+            baseline: "`stats --by source` on the same history", baselineMedian: againstBySource.baseline.median, unit: .seconds,
+            target: .none, repetitions: againstBySource.subject.values.count
+        ))
+        let bytes = (try FileManager.default.attributesOfItem(atPath: page)[.size] as? Int) ?? 0
+        self.report.absolute.append((name: "report of \(size.formatted) fetches: the page's size (≤ 5 MB)", value: String(format: "%.2f MB", Double(bytes) / 1e6)))
     }
 
     private mutating func processStart() throws {

@@ -81,17 +81,7 @@ struct ExportCommand: HistoryCommand {
 
     @MainActor func run() async throws {
         try await database.reading { history in
-            guard let output, output != "-" else {
-                return try await write(history, to: .standardOutput())
-            }
-            let file = try AtomicFile(path: output)
-            do {
-                try await write(history, to: OutputStream(descriptor: file.descriptor, name: output))
-                try file.commit()
-            } catch {
-                file.discard()
-                throw error
-            }
+            try await AtomicFile.write(to: output) { try await write(history, to: $0) }
         }
     }
 

@@ -56,17 +56,7 @@ struct ReportCommand: HistoryCommand {
     @MainActor func run() async throws {
         let output = output ?? (format == .junit ? "report.xml" : "report.html")
         try await database.reading { history in
-            guard output != "-" else {
-                return try await write(history, to: .standardOutput())
-            }
-            let file = try AtomicFile(path: output)
-            do {
-                try await write(history, to: OutputStream(descriptor: file.descriptor, name: output))
-                try file.commit()
-            } catch {
-                file.discard()
-                throw error
-            }
+            try await AtomicFile.write(to: output) { try await write(history, to: $0) }
         }
     }
 

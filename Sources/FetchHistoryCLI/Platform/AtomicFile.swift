@@ -37,3 +37,20 @@ struct AtomicFile {
         unlink(temporaryPath)
     }
 }
+
+extension AtomicFile {
+    /// Runs `write` on standard output when `path` is nil or `-`, else on
+    /// the file at `path`, written under a temporary name and renamed when
+    /// `write` returns: a failure leaves no half-written file there.
+    @MainActor static func write(to path: String?, _ write: (OutputStream) async throws -> Void) async throws {
+        guard let path, path != "-" else { return try await write(.standardOutput()) }
+        let file = try AtomicFile(path: path)
+        do {
+            try await write(OutputStream(descriptor: file.descriptor, name: path))
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+}

@@ -27,6 +27,7 @@ struct TeamHistoryCommandTests {
             ["stats", "--by", "status", "--format", "json"], ["stats", "--by", "session", "--format", "json"],
             ["stats", "--by", "week", "--grep", "busy", "--format", "json"], ["stats", "--by", "status", "--grep", "a", "--format", "json"],
             ["prune", "--keep", "3", "--dry-run"], ["prune", "--before", "2026-11-22", "--dry-run"],
+            ["export", "--format", "junit"], ["export", "--format", "har"], ["report", "--format", "junit", "--by", "source", "-o", "-"],
         ]
         for command in commands {
             let onFile = try await team.sandbox.run(command + ["-d", local])
@@ -36,6 +37,15 @@ struct TeamHistoryCommandTests {
             #expect(onFile.status == 0, "\(onFile)")
             #expect(onServer.status == 0 && onServer.standardOutput == onFile.standardOutput, "\(command): \(onServer) vs \(onFile)")
         }
+
+        // And the HTML report is the same page, but for when it was written and its nonce
+        func page(_ database: String) async throws -> String {
+            let result = try await team.sandbox.run(["report", "-o", "-", "--since", "2026-11-20", "-d", database])
+            #expect(result.status == 0, "\(result)")
+            return result.standardOutput.replacing(/[0-9a-f]{32}/, with: "NONCE").replacing(/written [0-9-]+ [0-9:.]+ UTC/, with: "written")
+        }
+        let pageOnFile = try await page(local)
+        #expect(try await page(team.url) == pageOnFile && pageOnFile.contains("<a class=\"fetch\""))
     }
 
     @Test func aSecondPushSendsNothingAndANewFetchAloneGoesNext() async throws {
