@@ -24,7 +24,7 @@ struct HTMLPage {
         body += "<p id=\"\(id)\">\(html)</p>\n"
     }
 
-    mutating func summary(_ statistics: HistoryStatistics, first: Timestamp, last: Timestamp, hosts: [String: Int], sources: [String]) {
+    mutating func summary(_ statistics: HistoryStatistics, first: Timestamp, last: Timestamp, hosts: Set<String>, sources: [String]) {
         body += "<section id=\"summary\"><h2>Summary</h2>\n<div class=\"cards\">\n"
         card("Fetches", ReportFormat.count(statistics.total))
         card("Success rate", statistics.successRate.map(ReportFormat.percent) ?? "–", note: "succeeded of succeeded, failed and timed out")
@@ -41,7 +41,7 @@ struct HTMLPage {
             body += "<td>\(ReportFormat.count(statistics.counts[status]!))</td>"
         }
         body += "</tr></table>\n"
-        let hostNames = hosts.keys.sorted().map { $0.isEmpty ? "(not known)" : $0 }
+        let hostNames = hosts.sorted().map { $0.isEmpty ? "(not known)" : $0 }
         body += "<p><strong>\(hostNames.count == 1 ? "Host" : "Hosts")</strong>: \(Self.list(hostNames))</p>\n"
         body += "<p><strong>\(sources.count == 1 ? "Source" : "Sources")</strong>: \(Self.list(sources))</p>\n"
         body += "</section>\n"
@@ -104,15 +104,16 @@ struct HTMLPage {
         body += "</svg></section>\n"
     }
 
-    mutating func sources(_ sources: [(String, HTMLReport.SourceTally)]) {
+    mutating func sources(_ sources: [HTMLReport.SourceTally]) {
         body += "<section id=\"sources\"><h2>By source</h2>\n<table><thead><tr><th scope=\"col\">Source</th><th scope=\"col\">Fetches</th>"
-        let statuses = HistoryStatistics.statusOrder.filter { status in sources.contains { $0.1.counts[status, default: 0] > 0 } }
+        let statuses = HistoryStatistics.statusOrder.filter { status in sources.contains { $0.counts[status] > 0 } }
         for status in statuses { body += "<th scope=\"col\">\(ReportFormat.word(status))</th>" }
         body += "<th scope=\"col\">Success rate</th><th scope=\"col\">p50</th><th scope=\"col\">p90</th><th scope=\"col\">p99</th></tr></thead><tbody>\n"
-        for (source, tally) in sources {
-            body += "<tr><td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(source, limit: 120)))</code></td><td>\(ReportFormat.count(tally.counts.values.reduce(0, +)))</td>"
-            for status in statuses { body += "<td>\(ReportFormat.count(tally.counts[status, default: 0]))</td>" }
-            let statistics = HistoryStatistics(total: 0, counts: tally.counts, latency: nil)
+        for tally in sources {
+            let source = tally.source
+            body += "<tr><td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(source, limit: 120)))</code></td><td>\(ReportFormat.count(tally.counts.total))</td>"
+            for status in statuses { body += "<td>\(ReportFormat.count(tally.counts[status]))</td>" }
+            let statistics = HistoryStatistics(total: 0, counts: tally.counts.dictionary, latency: nil)
             body += "<td>\(statistics.successRate.map(ReportFormat.percent) ?? "–")</td>"
             if let latency = HistoryStatistics.Latency(ascending: tally.durations.sorted()) {
                 body += [latency.p50, latency.p90, latency.p99].map { "<td>\(ReportFormat.duration($0))</td>" }.joined()

@@ -38,11 +38,16 @@ package struct HTMLReport {
     private var span: (start: Timestamp, end: Timestamp)?
     private let newestStart: Timestamp?
 
-    private var lanes: [UUID: Lane] = [:]
-    private var laneOrder: [UUID] = []
-    private var sources: [String: SourceTally] = [:]
-    private var sourceOrder: [String] = []
-    private var hosts: [String: Int] = [:]
+    /// Lanes and sources in the order they first came, found by key; the
+    /// one used last is tried first (a session's fetches mostly come in a row).
+    private var lanes: [Lane] = []
+    private var laneIndex: [UUID: Int] = [:]
+    private var lastLane = 0
+    private var sources: [SourceTally] = []
+    private var sourceIndex: [String: Int] = [:]
+    private var lastSource = 0
+    private var hosts: Set<String> = []
+    private var lastHost: String?
     private var failures: [Fetch] = []
     private var failureCount = 0
     private var fetches: [Fetch] = []
@@ -60,7 +65,8 @@ package struct HTMLReport {
     }
 
     struct SourceTally {
-        var counts: [FetchStatus: Int] = [:]
+        let source: String
+        var counts = StatusCounts()
         var durations: [Int64] = []
     }
 
@@ -72,7 +78,7 @@ package struct HTMLReport {
         var last: Timestamp
         var count = 0
         var bars: [Fetch] = []
-        var columns: [Int: [FetchStatus: Int]] = [:]
+        var columns: [Int: StatusCounts] = [:]
     }
 
     package mutating func add(_ fetch: Fetch) {
@@ -83,25 +89,25 @@ package struct HTMLReport {
         let end = fetch.endedAt ?? fetch.startedAt
         if lastEnd.map({ end > $0 }) ?? true { lastEnd = end }
 
-        if lanes[fetch.sessionID] == nil {
-            laneOrder.append(fetch.sessionID)
-            lanes[fetch.sessionID] = Lane(session: fetch.sessionID, host: fetch.host, first: fetch.startedAt, last: end)
-        }
-        lanes[fetch.sessionID]!.count += 1
-        lanes[fetch.sessionID]!.last = max(lanes[fetch.sessionID]!.last, end)
+        let lane = index(ofLane: fetch)
+        lanes[lane].count += 1
+        if end > lanes[lane].last { lanes[lane].last = end }
         if detailed {
-            lanes[fetch.sessionID]!.bars.append(fetch)
+            lanes[lane].bars.append(fetch)
             fetches.append(fetch)
         } else {
-            lanes[fetch.sessionID]!.columns[column(of: fetch.startedAt), default: [:]][fetch.status, default: 0] += 1
+            lanes[lane].columns[column(of: fetch.startedAt), default: StatusCounts()][fetch.status] += 1
         }
 
-        if sources[fetch.source] == nil { sourceOrder.append(fetch.source) }
-        sources[fetch.source, default: SourceTally()].counts[fetch.status, default: 0] += 1
+        let source = index(ofSource: fetch.source)
+        sources[source].counts[fetch.status] += 1
         if case .succeeded = fetch.outcome, let milliseconds = fetch.durationMilliseconds {
-            sources[fetch.source]!.durations.append(milliseconds)
+            sources[source].durations.append(milliseconds)
         }
-        hosts[fetch.host, default: 0] += 1
+        if fetch.host != lastHost {
+            hosts.insert(fetch.host)
+            lastHost = fetch.host
+        }
 
         switch fetch.status {
         case .failed, .timedOut:
@@ -109,6 +115,29 @@ package struct HTMLReport {
             if failures.count < Self.failureLimit { failures.append(fetch) }
         default: break
         }
+    }
+
+    private mutating func index(ofLane fetch: Fetch) -> Int {
+        if lastLane < lanes.count, lanes[lastLane].session == fetch.sessionID { return lastLane }
+        let end = fetch.endedAt ?? fetch.startedAt
+        let index = laneIndex[fetch.sessionID] ?? {
+            lanes.append(Lane(session: fetch.sessionID, host: fetch.host, first: fetch.startedAt, last: end))
+            laneIndex[fetch.sessionID] = lanes.count - 1
+            return lanes.count - 1
+        }()
+        lastLane = index
+        return index
+    }
+
+    private mutating func index(ofSource source: String) -> Int {
+        if lastSource < sources.count, sources[lastSource].source == source { return lastSource }
+        let index = sourceIndex[source] ?? {
+            sources.append(SourceTally(source: source))
+            sourceIndex[source] = sources.count - 1
+            return sources.count - 1
+        }()
+        lastSource = index
+        return index
     }
 
     /// The aggregated timeline's column of a time.
@@ -128,10 +157,10 @@ package struct HTMLReport {
             page.paragraph(scope.isEmpty ? "No fetches recorded yet." : "No fetches match the filters (\(HTMLText.escaped(scope))).", id: "empty")
             return page.finish()
         }
-        page.summary(statistics, first: span!.start, last: lastEnd ?? span!.end, hosts: hosts, sources: sourceOrder)
+        page.summary(statistics, first: span!.start, last: lastEnd ?? span!.end, hosts: hosts, sources: sources.map(\.source))
         page.timeline(timeline())
         page.latency(statistics)
-        page.sources(sourceOrder.map { ($0, sources[$0]!) })
+        page.sources(sources)
         page.failures(failures, total: failureCount)
         if detailed { page.fetchTable(fetches) }
         return page.finish()
@@ -141,7 +170,7 @@ package struct HTMLReport {
         let start = span!.start
         // Slices divide the time up to the newest start, as `add` counted them.
         let end = detailed ? max(lastEnd ?? span!.end, span!.end) : span!.end
-        let ordered = laneOrder.map { lanes[$0]! }
+        let ordered = lanes
         var drawn: [Timeline.Lane]
         var note: String?
         if ordered.count <= Self.laneLimit {
@@ -165,11 +194,11 @@ package struct HTMLReport {
                 byHost[host]!.sessions += 1
                 byHost[host]!.bars += lane.bars
                 for (column, counts) in lane.columns {
-                    byHost[host]!.columns[column, default: [:]].merge(counts, uniquingKeysWith: +)
+                    byHost[host]!.columns[column, default: StatusCounts()].add(counts)
                 }
             }
             drawn = hostOrder.map { byHost[$0]! }
-            note = "\(ordered.count) sessions are more lanes than a screen can show: each lane is a host, its sessions merged."
+            note = "\(ReportFormat.count(ordered.count)) sessions are more lanes than a screen can show: each lane is a host, its sessions merged."
         }
         if !detailed {
             let aggregated = "\(ReportFormat.count(statistics.total)) fetches are more bars than a screen can show: each lane is a strip of \(Self.columns) time slices, each coloured by the outcome most fetches started in it had, darker for more fetches."

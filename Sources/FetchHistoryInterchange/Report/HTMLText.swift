@@ -9,6 +9,8 @@ enum HTMLText {
     static let limit = 300
 
     static func escaped(_ text: String) -> String {
+        // Most of a page is plain ASCII text with nothing to escape: given back as it is.
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && !Self.markup.contains($0) }) { return text }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         // Line breaks stay: cells and the details panel keep them (pre-wrap).
@@ -25,5 +27,8 @@ enum HTMLText {
         }
         return out
     }
+
+    /// The bytes `escaped` replaces: & < > " '.
+    private static let markup: [UInt8] = [0x26, 0x3C, 0x3E, 0x22, 0x27]
 
 }

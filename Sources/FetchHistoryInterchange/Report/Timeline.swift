@@ -14,7 +14,7 @@ struct Timeline {
         var group: String
         var count: Int
         var bars: [Fetch]
-        var columns: [Int: [FetchStatus: Int]]
+        var columns: [Int: StatusCounts]
         var sessions = 1
     }
 
@@ -55,6 +55,8 @@ struct Timeline {
 
     func svg() -> String {
         let rows = rows
+        // The fullest slice of any lane: every slice's shade is a share of it.
+        let busiest = max(1, lanes.flatMap { $0.columns.values.map(\.total) }.max() ?? 1)
         let height = Self.axisHeight + Double(rows.count) * laneHeight + 8
         var out = "<svg class=\"timeline\" viewBox=\"0 0 \(Self.width) \(height)\" width=\"100%\" role=\"group\""
         out += " aria-label=\"Timeline of \(lanes.reduce(0) { $0 + $1.count }) fetches in \(lanes.count) lanes\">\n"
@@ -71,7 +73,7 @@ struct Timeline {
                 if lane.sessions > 1 { out += " (\(lane.sessions) sessions)" }
                 out += "</text>"
                 out += "<line class=\"lane-line\" x1=\"\(Self.labelWidth)\" x2=\"\(Self.right)\" y1=\"\(format(y + laneHeight / 2))\" y2=\"\(format(y + laneHeight / 2))\"/>"
-                out += aggregated ? strip(lane, y: y) : bars(lane, y: y)
+                out += aggregated ? strip(lane, y: y, busiest: busiest) : bars(lane, y: y)
                 out += "</g>\n"
             }
             y += laneHeight
@@ -145,23 +147,22 @@ struct Timeline {
         return out
     }
 
-    private func strip(_ lane: Lane, y: Double) -> String {
+    private func strip(_ lane: Lane, y: Double, busiest: Int) -> String {
         var out = ""
         let columnWidth = (Self.right - Self.labelWidth) / Double(columns)
-        let busiest = max(1, lanes.flatMap { $0.columns.values.map { $0.values.reduce(0, +) } }.max() ?? 1)
         for column in lane.columns.keys.sorted() {
             let counts = lane.columns[column]!
-            let total = counts.values.reduce(0, +)
-            let main = HistoryStatistics.statusOrder.max { counts[$0, default: 0] < counts[$1, default: 0] } ?? .succeeded
+            let total = counts.total
+            let main = HistoryStatistics.statusOrder.max { counts[$0] < counts[$1] } ?? .succeeded
             let shade = 0.35 + 0.65 * Double(total) / Double(busiest)
             let from = Self.labelWidth + Double(column) * columnWidth
             let sliceStart = Timestamp(millisecondsSince1970: start.millisecondsSince1970 + Int64(Double(column) * milliseconds / Double(columns)))
             let sliceEnd = Timestamp(millisecondsSince1970: start.millisecondsSince1970 + Int64(Double(column + 1) * milliseconds / Double(columns)))
-            let words = HistoryStatistics.statusOrder.compactMap { status in counts[status].map { "\($0) \(ReportFormat.word(status))" } }
+            let words = HistoryStatistics.statusOrder.compactMap { status in counts[status] > 0 ? "\(counts[status]) \(ReportFormat.word(status))" : nil }
             let details = "\(ReportFormat.time(sliceStart)) to \(ReportFormat.time(sliceEnd)) UTC · \(total) fetches: " + words.joined(separator: ", ")
             out += "<g data-fetch=\"\" tabindex=\"0\" data-details=\"\(HTMLText.escaped(details))\" aria-label=\"\(HTMLText.escaped(details))\"><title>\(HTMLText.escaped(details))</title>"
             out += "<rect class=\"slice \(ReportFormat.className(main))\" x=\"\(format(from))\" y=\"\(format(y + 3))\" width=\"\(format(columnWidth))\" height=\"\(format(laneHeight - 6))\" fill-opacity=\"\(format(shade))\"/>"
-            let bad = counts[.failed, default: 0] + counts[.timedOut, default: 0]
+            let bad = counts[.failed] + counts[.timedOut]
             if bad > 0, main != .failed, main != .timedOut {
                 // Failures hidden under a busier outcome still show: a mark under the slice.
                 out += "<path class=\"mark some-failed\" d=\"M\(format(from)) \(format(y + laneHeight - 1))h\(format(max(2, columnWidth)))\"/>"
