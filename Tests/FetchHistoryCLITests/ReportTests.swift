@@ -57,6 +57,31 @@ struct ReportTests {
         #expect(page.contains("prefers-color-scheme: dark"))
     }
 
+    @Test func realRecordingsMarkEveryTapCancelDeadlineAndInterruptedEnd() async throws {
+        // Given README's history of real recordings, each with its script (tap, timeout, how it ended)
+        let fixture = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures/readme-history.jsonl")
+        let records = try String(contentsOf: fixture, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("import", fixture.path)
+
+        // When reported
+        let page = try await Self.page(sandbox)
+
+        // Then every fetch's bar has its tap marked, each timed-out fetch its deadline, each cancel its ×,
+        // each interrupted fetch its jagged end: as many marks as the recordings say
+        func marks(_ kind: String) -> Int { page.components(separatedBy: "class=\"mark \(kind)\"").count - 1 }
+        #expect(marks("tap") == records.filter { $0["tappedAt"] is String }.count)
+        #expect(marks("deadline") == records.filter { $0["outcome"] as? String == "timed-out" && $0["timeoutMs"] is Int }.count)
+        #expect(marks("cancel") == records.filter { $0["outcome"] as? String == "cancelled" }.count)
+        #expect(marks("jagged") == records.filter { ["interrupted", "running"].contains($0["outcome"] as? String) }.count)
+        #expect(marks("tap") > 0 && marks("deadline") > 0 && marks("cancel") > 0 && marks("jagged") > 0)
+        // And a bar's details name its cancel reason and its timeout
+        #expect(page.contains("cancelled (user) · random"))
+        #expect(page.contains("timeout 100 ms") || page.contains("timeout 1.00 s"), "a timed-out fetch's details give its timeout")
+    }
+
     @Test func recordedTextIsEscapedShortenedAndCannotAddMarkupOrScript() async throws {
         // Given values, errors, a source and a host holding markup, control and bidi characters, and a 100 KB error
         let sandbox = try await Self.history()
