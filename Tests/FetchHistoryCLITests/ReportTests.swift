@@ -205,15 +205,16 @@ struct ReportTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 
         // When reported with no --output, then into a folder that does not exist, then onto the folder's name
-        try await sandbox.succeed("report")
+        let written = try await sandbox.succeed("report")
+        #expect(written.standardError == "wrote report.html: 12 fetches\n" && written.standardOutput.isEmpty, "\(written)")
         let missing = try await sandbox.run("report", "--output", sandbox.path("no-such-folder/report.html"))
         let ontoFolder = try await sandbox.run("report", "--output", folder)
         // (an unknown session is found out once the file is open: the half-made file must go)
         let unknownSession = try await sandbox.run("report", "--session", "ffffffff", "--output", sandbox.path("unknown.html"))
 
         // Then report.html is in the working folder, a whole page
-        let written = try String(contentsOfFile: sandbox.path("report.html"), encoding: .utf8)
-        #expect(written.hasPrefix("<!DOCTYPE html>") && written.hasSuffix("</html>\n"))
+        let page = try String(contentsOfFile: sandbox.path("report.html"), encoding: .utf8)
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"))
         // And a write that cannot happen is one sentence, exit 1
         for result in [missing, ontoFolder, unknownSession] {
             #expect(result.status == 1 && result.standardError.hasPrefix("error: ") && result.standardError.split(separator: "\n").count == 1, "\(result)")

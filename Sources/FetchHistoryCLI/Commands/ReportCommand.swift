@@ -55,18 +55,26 @@ struct ReportCommand: HistoryCommand {
 
     @MainActor func run() async throws {
         let output = output ?? (format == .junit ? "report.xml" : "report.html")
-        try await database.reading { history in
-            try await AtomicFile.write(to: output) { try await write(history, to: $0) }
+        let count = try await database.reading { history in
+            var count = 0
+            try await AtomicFile.write(to: output) { count = try await write(history, to: $0) }
+            return count
         }
+        // The file's name was perhaps not typed: say where the report went.
+        if output != "-" { StandardError.write("wrote \(output): \(count == 1 ? "1 fetch" : "\(count) fetches")\n") }
     }
 
-    @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws {
+    /// Writes the report and returns how many fetches it holds.
+    @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws -> Int {
         let filter = try await filters.filter(in: history)
+        let count: Int
         switch format {
         case .junit:
             nonisolated(unsafe) var report = JUnitReport(suites: (by ?? .session).suites)
-            try await history.forEachFetch(matching: filter) { report.add($0) }
+            nonisolated(unsafe) var added = 0
+            try await history.forEachFetch(matching: filter) { report.add($0); added += 1 }
             try output.write(report.xml())
+            count = added
         case .html:
             let statistics = try await history.statistics(matching: filter)
             let newest = try await history.fetches(matching: filter, limit: 1).first
@@ -75,8 +83,10 @@ struct ReportCommand: HistoryCommand {
             )
             try await history.forEachFetch(matching: filter) { report.add($0) }
             try output.write(report.html(nonce: Self.nonce()))
+            count = statistics.total
         }
         try output.flush()
+        return count
     }
 
     /// The filters as they were typed, for the page's first line: what it is a report of.
