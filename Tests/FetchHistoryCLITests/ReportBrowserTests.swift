@@ -38,6 +38,9 @@ struct ReportBrowserTests {
         var consoleErrors: [String]
         var requests: [String]
         var contrast: Contrast
+        var text: String
+        var links: Int
+        var rows: Int
 
         /// The text with the lowest contrast against its background.
         struct Contrast: Decodable {
@@ -110,6 +113,41 @@ struct ReportBrowserTests {
         #expect(seen.bars == 0 && seen.slices > 100, "\(seen.slices)")
         #expect(seen.aggregatedNote?.contains("2,500 fetches are more bars than a screen can show") == true)
         #expect(seen.hoverDetails?.contains("fetches: ") == true && seen.hoverDetails == seen.hoverExpected, "\(seen.hoverDetails ?? "")")
+        #expect(seen.consoleErrors == [] && seen.requests == [])
+    }
+
+    @Test func withScriptsOffEverythingButTheDetailsPanelIsThere() async throws {
+        // Given the twelve fetches
+        let sandbox = try await ReportTests.history()
+
+        // When opened with JavaScript turned off
+        let seen = try await Self.open(sandbox, scheme: "no-script")
+
+        // Then the summary, a bar per fetch and each bar's link to its row are all there
+        #expect(seen.bars == 12 && seen.links == 12 && seen.rows == 12, "\(seen.bars) \(seen.links) \(seen.rows)")
+        #expect(seen.text.contains("Summary") && seen.text.contains("Failures and timeouts") && seen.text.contains("Every fetch"))
+        // And the page's own script did not run: pointing at a bar leaves the panel as it was
+        #expect(seen.hoverDetails?.hasPrefix("Point at or focus a fetch") == true, "\(seen.hoverDetails ?? "")")
+        #expect(seen.consoleErrors == [] && seen.requests == [])
+    }
+
+    @Test func valuesAndErrorsHoldingMarkupShowAsTextAndRunNothing() async throws {
+        // Given a fetch whose value is a string of markup and script, and one whose error is
+        let markup = "<script>window.__pwned='value'</script>\\\"><img src=x onerror=\\\"window.__pwned='img'\\\">"
+        let lines = [
+            #"{"id":"\#(Ids.fetch(1))","session":"\#(Ids.session(1))","source":"random","outcome":"succeeded","cancelReason":null,"value":"\#(markup)","error":null,"startedAt":"2026-11-20T10:00:00.000Z","endedAt":"2026-11-20T10:00:00.100Z","durationMs":100,"status":null,"bytes":null}"#,
+            #"{"id":"\#(Ids.fetch(2))","session":"\#(Ids.session(1))","source":"random","outcome":"failed","cancelReason":null,"value":null,"error":"\#(markup)","startedAt":"2026-11-20T10:00:01.000Z","endedAt":"2026-11-20T10:00:01.100Z","durationMs":100,"status":null,"bytes":null}"#,
+        ]
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("import", "-", stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+
+        // When opened, pointed at and tabbed through
+        let seen = try await Self.open(sandbox)
+
+        // Then nothing ran and nothing became an element; the reader sees the markup as text
+        #expect(seen.pwned == nil && seen.images == 0 && seen.scripts == 1)
+        #expect(seen.text.contains("<script>window.__pwned='value'</script>"), "\(seen.text.suffix(600))")
+        #expect(seen.hoverDetails?.contains("<img src=x onerror=") == true, "\(seen.hoverDetails ?? "")")
         #expect(seen.consoleErrors == [] && seen.requests == [])
     }
 

@@ -6,7 +6,9 @@ chromium-driver, matched to Debian's chromium): real pointer moves for
 hover, real Tab presses for focus, the browser's own console and network
 logs.
 
-    open-report.py REPORT.html SCREENSHOT.png [light|dark]
+    open-report.py REPORT.html SCREENSHOT.png [light|dark|no-script]
+
+no-script opens it with JavaScript turned off in the browser's settings.
 """
 import json
 import os
@@ -123,6 +125,8 @@ def main():
     ]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    if scheme == "no-script":
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
         # The viewport a person at a 1280×900 window sees, exactly (the window's size includes its frame).
@@ -142,6 +146,10 @@ def main():
             "pwned": driver.execute_script("return window.__pwned === undefined ? null : String(window.__pwned);"),
             "background": driver.execute_script("return getComputedStyle(document.body).backgroundColor;"),
             "textColour": driver.execute_script("return getComputedStyle(document.body).color;"),
+            # What a reader sees as text (WebDriver reads it with scripts off too).
+            "text": driver.find_element(By.TAG_NAME, "body").text,
+            "links": len(driver.find_elements(By.CSS_SELECTOR, "a.fetch[href^='#f-']")),
+            "rows": len(driver.find_elements(By.CSS_SELECTOR, "tr[id^='f-']")),
             "loadMilliseconds": driver.execute_script(
                 "var t = performance.getEntriesByType('navigation')[0]; return t ? t.loadEventEnd : null;"),
         }
