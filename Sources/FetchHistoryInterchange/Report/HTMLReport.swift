@@ -24,8 +24,9 @@ package struct HTMLReport {
     package static let detailLimit = 2_000
     /// Past this many sessions, a lane is a host's; past this many hosts, the rest share one lane.
     static let laneLimit = 60
-    /// Columns of an aggregated lane.
-    static let columns = 240
+    /// Columns an aggregated lane is counted in; drawn, neighbours merge into slices at least
+    /// `Timeline.sliceWidth` wide (about 240 across), and quiet stretches fold as between bars.
+    static let columns = 4_096
     /// Failures and timeouts listed; the rest are counted.
     static let failureLimit = 500
 
@@ -143,9 +144,13 @@ package struct HTMLReport {
     /// The aggregated timeline's column of a time.
     private func column(of time: Timestamp) -> Int {
         guard let span else { return 0 }
-        let width = max(1, span.end.millisecondsSince1970 - span.start.millisecondsSince1970)
         let offset = time.millisecondsSince1970 - span.start.millisecondsSince1970
-        return min(Self.columns - 1, max(0, Int(offset * Int64(Self.columns) / (width + 1))))
+        return min(Self.columns - 1, max(0, Int(offset / Self.columnMilliseconds(start: span.start, end: span.end))))
+    }
+
+    /// How long one column lasts: the span in `columns` whole milliseconds, at least one.
+    static func columnMilliseconds(start: Timestamp, end: Timestamp) -> Int64 {
+        max(1, (end.millisecondsSince1970 - start.millisecondsSince1970) / Int64(columns) + 1)
     }
 
     // MARK: The page
@@ -201,16 +206,28 @@ package struct HTMLReport {
             note = "\(ReportFormat.count(ordered.count)) sessions are more lanes than a screen can show: each lane is a host, its sessions merged."
         }
         if !detailed {
-            let aggregated = "\(ReportFormat.count(statistics.total)) fetches are more bars than a screen can show: each lane is a strip of \(Self.columns) time slices, each coloured by the outcome most fetches started in it had, darker for more fetches."
+            let aggregated = "\(ReportFormat.count(statistics.total)) fetches are more bars than a screen can show: each lane is a strip of time slices, each coloured by the outcome most fetches started in it had, darker for more fetches."
             note = [aggregated, note].compactMap { $0 }.joined(separator: " ")
         }
-        let scale = detailed
-            ? TimeScale(
+        let scale: TimeScale
+        if detailed {
+            scale = TimeScale(
                 intervals: fetches.map { ($0.startedAt.millisecondsSince1970, ($0.endedAt ?? $0.startedAt).millisecondsSince1970) },
                 left: Timeline.labelWidth, right: Timeline.right
             )
-            : TimeScale(start: start, end: end, left: Timeline.labelWidth, right: Timeline.right)
-        return Timeline(start: start, end: end, scale: scale, lanes: drawn, columns: Self.columns, aggregated: !detailed, note: note)
+        } else {
+            // Each column with a fetch in any lane is a stretch of activity.
+            let width = Self.columnMilliseconds(start: start, end: end)
+            let used = Set(lanes.flatMap(\.columns.keys)).sorted()
+            scale = TimeScale(
+                intervals: used.map { (start.millisecondsSince1970 + Int64($0) * width, start.millisecondsSince1970 + Int64($0 + 1) * width) },
+                left: Timeline.labelWidth, right: Timeline.right
+            )
+        }
+        return Timeline(
+            start: start, end: end, scale: scale, lanes: drawn,
+            columnMilliseconds: Self.columnMilliseconds(start: start, end: end), aggregated: !detailed, note: note
+        )
     }
 }
 

@@ -28,7 +28,8 @@ enum ReportFormat {
         }
         let seconds = milliseconds / 1_000
         if seconds < 3_600 { return "\(seconds / 60) min \(seconds % 60) s" }
-        return "\(seconds / 3_600) h \(seconds % 3_600 / 60) min"
+        if seconds < 86_400 { return "\(seconds / 3_600) h \(seconds % 3_600 / 60) min" }
+        return "\(seconds / 86_400) d \(seconds % 86_400 / 3_600) h"
     }
 
     /// A bucket's bound: `0`, `250 ms`, `2.5 s`, `1 min`.

@@ -38,7 +38,8 @@ struct TimeScale {
         // The usual pause between fetches: a probe's interval is never folded, only pauses far longer.
         var reach = first.to, pauses: [Int64] = []
         for interval in sorted.dropFirst() {
-            if interval.from > reach { pauses.append(interval.from - reach) }
+            // Overlapping or touching neighbours pause for no time: a burst's pauses are short.
+            pauses.append(max(0, interval.from - reach))
             reach = max(reach, interval.to)
         }
         let usual = pauses.sorted().dropFirst(pauses.count / 2).first ?? 0
@@ -74,6 +75,11 @@ struct TimeScale {
     /// The folded stretches: where each band is and how long it lasted.
     var gaps: [(x0: Double, x1: Double, milliseconds: Int64)] {
         zip(segments, segments.dropFirst()).map { ($0.x1, $1.x0, $1.from - $0.to) }
+    }
+
+    /// Which stretch of activity a time falls in (the one before, in a folded stretch).
+    func segment(of time: Timestamp) -> Int {
+        segments.lastIndex { $0.from <= time.millisecondsSince1970 } ?? 0
     }
 
     func x(_ time: Timestamp) -> Double {

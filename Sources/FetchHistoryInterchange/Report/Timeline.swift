@@ -23,7 +23,8 @@ struct Timeline {
     /// Where times fall across the plot: linear for slices, quiet stretches folded for bars.
     let scale: TimeScale
     let lanes: [Lane]
-    let columns: Int
+    /// How long a column of an aggregated lane lasts.
+    let columnMilliseconds: Int64
     let aggregated: Bool
     /// Why the timeline is drawn in aggregate, when it is.
     let note: String?
@@ -34,7 +35,8 @@ struct Timeline {
     static let axisHeight = 28.0
 
     private var laneHeight: Double { aggregated ? 18 : 24 }
-    private var milliseconds: Double { Double(max(1, end.millisecondsSince1970 - start.millisecondsSince1970)) }
+    /// The narrowest slice drawn: neighbouring columns merge until a slice is this wide.
+    static let sliceWidth = (right - labelWidth) / 240
 
     private func x(_ time: Timestamp) -> Double { scale.x(time) }
 
@@ -56,13 +58,15 @@ struct Timeline {
     func svg() -> String {
         let rows = rows
         // The fullest slice of any lane: every slice's shade is a share of it.
-        let busiest = max(1, lanes.flatMap { $0.columns.values.map(\.total) }.max() ?? 1)
+        let laneSlices = aggregated ? lanes.map(slices) : []
+        let busiest = max(1, laneSlices.flatMap { $0.map(\.counts.total) }.max() ?? 1)
         let height = Self.axisHeight + Double(rows.count) * laneHeight + 8
         var out = "<svg class=\"timeline\" viewBox=\"0 0 \(Self.width) \(height)\" width=\"100%\" role=\"group\""
         out += " aria-label=\"Timeline of \(lanes.reduce(0) { $0 + $1.count }) fetches in \(lanes.count) lanes\">\n"
         out += Self.patterns
         out += axis(height: height)
         var y = Self.axisHeight
+        var laneNumber = 0
         for row in rows {
             if let header = row.header {
                 out += "<text class=\"group\" x=\"4\" y=\"\(format(y + laneHeight * 0.7))\">\(HTMLText.escaped(header))</text>\n"
@@ -73,7 +77,8 @@ struct Timeline {
                 if lane.sessions > 1 { out += " (\(lane.sessions) sessions)" }
                 out += "</text>"
                 out += "<line class=\"lane-line\" x1=\"\(Self.labelWidth)\" x2=\"\(Self.right)\" y1=\"\(format(y + laneHeight / 2))\" y2=\"\(format(y + laneHeight / 2))\"/>"
-                out += aggregated ? strip(lane, y: y, busiest: busiest) : bars(lane, y: y)
+                out += aggregated ? strip(laneSlices[laneNumber], y: y, busiest: busiest) : bars(lane, y: y)
+                laneNumber += 1
                 out += "</g>\n"
             }
             y += laneHeight
@@ -147,25 +152,54 @@ struct Timeline {
         return out
     }
 
-    private func strip(_ lane: Lane, y: Double, busiest: Int) -> String {
-        var out = ""
-        let columnWidth = (Self.right - Self.labelWidth) / Double(columns)
+    /// What a slice of a strip holds: neighbouring columns, from `from` to `to`.
+    struct Slice {
+        var from: Int
+        var to: Int
+        var counts: StatusCounts
+    }
+
+    private func time(ofColumn column: Int) -> Timestamp {
+        Timestamp(millisecondsSince1970: start.millisecondsSince1970 + Int64(column) * columnMilliseconds)
+    }
+
+    /// A lane's columns merged into slices about `sliceWidth` wide (empty columns between them
+    /// included), never across a folded stretch.
+    private func slices(_ lane: Lane) -> [Slice] {
+        var slices: [Slice] = []
         for column in lane.columns.keys.sorted() {
             let counts = lane.columns[column]!
+            if var last = slices.last,
+               x(time(ofColumn: column + 1)) - x(time(ofColumn: last.from)) <= Self.sliceWidth * 1.5,
+               scale.segment(of: time(ofColumn: column)) == scale.segment(of: time(ofColumn: last.from)) {
+                last.to = column + 1
+                last.counts.add(counts)
+                slices[slices.count - 1] = last
+            } else {
+                slices.append(Slice(from: column, to: column + 1, counts: counts))
+            }
+        }
+        return slices
+    }
+
+    private func strip(_ slices: [Slice], y: Double, busiest: Int) -> String {
+        var out = ""
+        for slice in slices {
+            let counts = slice.counts
             let total = counts.total
             let main = HistoryStatistics.statusOrder.max { counts[$0] < counts[$1] } ?? .succeeded
             let shade = 0.35 + 0.65 * Double(total) / Double(busiest)
-            let from = Self.labelWidth + Double(column) * columnWidth
-            let sliceStart = Timestamp(millisecondsSince1970: start.millisecondsSince1970 + Int64(Double(column) * milliseconds / Double(columns)))
-            let sliceEnd = Timestamp(millisecondsSince1970: start.millisecondsSince1970 + Int64(Double(column + 1) * milliseconds / Double(columns)))
+            let from = x(time(ofColumn: slice.from))
+            let width = max(1, x(time(ofColumn: slice.to)) - from)
             let words = HistoryStatistics.statusOrder.compactMap { status in counts[status] > 0 ? "\(counts[status]) \(ReportFormat.word(status))" : nil }
-            let details = "\(ReportFormat.time(sliceStart)) to \(ReportFormat.time(sliceEnd)) UTC · \(total) fetches: " + words.joined(separator: ", ")
+            let details = "\(ReportFormat.time(time(ofColumn: slice.from))) to \(ReportFormat.time(time(ofColumn: slice.to))) UTC · \(total) fetches: "
+                + words.joined(separator: ", ")
             out += "<g data-fetch=\"\" tabindex=\"0\" data-details=\"\(HTMLText.escaped(details))\" aria-label=\"\(HTMLText.escaped(details))\"><title>\(HTMLText.escaped(details))</title>"
-            out += "<rect class=\"slice \(ReportFormat.className(main))\" x=\"\(format(from))\" y=\"\(format(y + 3))\" width=\"\(format(columnWidth))\" height=\"\(format(laneHeight - 6))\" fill-opacity=\"\(format(shade))\"/>"
+            out += "<rect class=\"slice \(ReportFormat.className(main))\" x=\"\(format(from))\" y=\"\(format(y + 3))\" width=\"\(format(width))\" height=\"\(format(laneHeight - 6))\" fill-opacity=\"\(format(shade))\"/>"
             let bad = counts[.failed] + counts[.timedOut]
             if bad > 0, main != .failed, main != .timedOut {
                 // Failures hidden under a busier outcome still show: a mark under the slice.
-                out += "<path class=\"mark some-failed\" d=\"M\(format(from)) \(format(y + laneHeight - 1))h\(format(max(2, columnWidth)))\"/>"
+                out += "<path class=\"mark some-failed\" d=\"M\(format(from)) \(format(y + laneHeight - 1))h\(format(max(2, width)))\"/>"
             }
             out += "</g>"
         }
