@@ -10,17 +10,17 @@ import FoundationEssentials
 ///
 /// Fetches are added oldest first, as the history streams them. Up to
 /// `detailLimit` fetches the page draws each one and lists it in a table; past
-/// that, each lane is a strip of time buckets coloured by what ended in them,
-/// and the page says so: a million bars would neither fit a screen nor open
-/// quickly.
+/// that, each lane is a strip of time slices coloured by the outcome most of
+/// their fetches had, and the page says so: a million bars would neither fit
+/// a screen nor open quickly.
 ///
 /// ```swift
-/// var report = HTMLReport(statistics: stats, newestStart: newest?.startedAt, generatedAt: .now)
+/// var report = HTMLReport(statistics: stats, newestStart: newest?.startedAt, generatedAt: .now, scope: "--since 1d")
 /// try await history.forEachFetch(matching: filter) { report.add($0) }
 /// let page = report.html(nonce: nonce)
 /// ```
 package struct HTMLReport {
-    /// Past this many fetches, lanes are drawn as strips of buckets and the fetch table is left out.
+    /// Past this many fetches, lanes are drawn as strips of slices and the fetch table is left out.
     package static let detailLimit = 2_000
     /// Past this many sessions, a lane is a host's; past this many hosts, the rest share one lane.
     static let laneLimit = 60
@@ -32,7 +32,7 @@ package struct HTMLReport {
 
     let statistics: HistoryStatistics
     let generatedAt: Timestamp
-    /// What the page is about, e.g. "failed fetches since 2025-11-24", or empty for the whole history.
+    /// The filters the page is about, as typed (`--outcome failed --since 1d`), or empty for the whole history.
     let scope: String
     let detailed: Bool
     /// The time the timeline starts and ends; known from the first fetch and the newest one's start.
