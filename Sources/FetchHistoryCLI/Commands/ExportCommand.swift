@@ -54,8 +54,7 @@ struct ExportCommand: HistoryCommand {
     @Option(help: "json (one array), jsonl (one object per line), csv (RFC 4180, a header line first), junit (JUnit XML) or har (HAR 1.2).")
     var format = ExportFormat.json
 
-    @Option(help: "With --format junit: a test suite per session or per source.")
-    var by: SuiteGrouping?
+    @OptionGroup var junit: JUnitOption
 
     @OptionGroup var fields: FieldsOption
     @OptionGroup var header: HeaderOption
@@ -67,9 +66,7 @@ struct ExportCommand: HistoryCommand {
         if fields.fields != nil, format == .junit || format == .har {
             throw ValidationError("--fields applies to --format json, jsonl and csv only, not \(format.rawValue)")
         }
-        if by != nil, format != .junit {
-            throw ValidationError("--by applies to --format junit only, not \(format.rawValue)")
-        }
+        try junit.validate(format: format.rawValue)
     }
 
     @Option(
@@ -87,7 +84,11 @@ struct ExportCommand: HistoryCommand {
 
     @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws {
         guard let records = format.records else {
-            return try await format == .junit ? writeJUnit(history, to: output) : writeHAR(history, to: output)
+            if format == .junit {
+                _ = try await junit.write(history, matching: filters.filter(in: history), to: output)
+                return
+            }
+            return try await writeHAR(history, to: output)
         }
         // The history hands over one fetch at a time and has returned before
         // the writer is touched here again: never two threads at once.
@@ -95,15 +96,6 @@ struct ExportCommand: HistoryCommand {
         try writer.begin()
         try await history.forEachFetch(matching: filters.filter(in: history)) { try writer.write($0) }
         try writer.end()
-    }
-
-    /// JUnit's suites open with their counts, so the report is written once
-    /// every fetch has been read.
-    @MainActor private func writeJUnit(_ history: any HistoryReader, to output: OutputStream) async throws {
-        nonisolated(unsafe) var report = JUnitReport(suites: (by ?? .session).suites)
-        try await history.forEachFetch(matching: filters.filter(in: history)) { report.add($0) }
-        try output.write(report.xml())
-        try output.flush()
     }
 
     @MainActor private func writeHAR(_ history: any HistoryReader, to output: OutputStream) async throws {

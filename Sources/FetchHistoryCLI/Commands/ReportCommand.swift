@@ -36,8 +36,7 @@ struct ReportCommand: HistoryCommand {
     @Option(help: "html (a page to open in a browser) or junit (JUnit XML).")
     var format = ReportFormatOption.html
 
-    @Option(help: "With --format junit: a test suite per session or per source.")
-    var by: SuiteGrouping?
+    @OptionGroup var junit: JUnitOption
 
     @Option(
         name: [.customShort("o"), .long],
@@ -48,9 +47,7 @@ struct ReportCommand: HistoryCommand {
 
     func validate() throws {
         try filters.validateFilters()
-        if by != nil, format != .junit {
-            throw ValidationError("--by applies to --format junit only, not \(format.rawValue)")
-        }
+        try junit.validate(format: format.rawValue)
     }
 
     @MainActor func run() async throws {
@@ -67,26 +64,16 @@ struct ReportCommand: HistoryCommand {
     /// Writes the report and returns how many fetches it holds.
     @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws -> Int {
         let filter = try await filters.filter(in: history)
-        let count: Int
-        switch format {
-        case .junit:
-            nonisolated(unsafe) var report = JUnitReport(suites: (by ?? .session).suites)
-            nonisolated(unsafe) var added = 0
-            try await history.forEachFetch(matching: filter) { report.add($0); added += 1 }
-            try output.write(report.xml())
-            count = added
-        case .html:
-            let statistics = try await history.statistics(matching: filter)
-            let newest = try await history.fetches(matching: filter, limit: 1).first
-            nonisolated(unsafe) var report = HTMLReport(
-                statistics: statistics, newestStart: newest?.startedAt, generatedAt: .now, scope: Self.scope()
-            )
-            try await history.forEachFetch(matching: filter) { report.add($0) }
-            try output.write(report.html(nonce: Self.nonce()))
-            count = statistics.total
-        }
+        guard format == .html else { return try await junit.write(history, matching: filter, to: output) }
+        let statistics = try await history.statistics(matching: filter)
+        let newest = try await history.fetches(matching: filter, limit: 1).first
+        nonisolated(unsafe) var report = HTMLReport(
+            statistics: statistics, newestStart: newest?.startedAt, generatedAt: .now, scope: Self.scope()
+        )
+        try await history.forEachFetch(matching: filter) { report.add($0) }
+        try output.write(report.html(nonce: Self.nonce()))
         try output.flush()
-        return count
+        return statistics.total
     }
 
     /// The filters as they were typed, for the page's first line: what it is a report of.

@@ -29,17 +29,6 @@ enum RecordFormat {
     case json, jsonl, csv
 }
 
-/// What one JUnit test suite holds (`--by`, with `--format junit`).
-enum SuiteGrouping: String, ExpressibleByArgument, CaseIterable {
-    case session, source
-
-    var suites: JUnitReport.Suites {
-        switch self {
-        case .session: .session
-        case .source: .source
-        }
-    }
-}
 
 /// How `stats` prints.
 enum StatsFormat: String, ExpressibleByArgument, CaseIterable {

@@ -173,13 +173,10 @@ package struct HTMLReport {
 
     private func timeline() -> Timeline {
         let start = span!.start
-        // Slices divide the time up to the newest start, as `add` counted them.
-        let end = detailed ? max(lastEnd ?? span!.end, span!.end) : span!.end
-        let ordered = lanes
         var drawn: [Timeline.Lane]
         var note: String?
-        if ordered.count <= Self.laneLimit {
-            drawn = ordered.map { lane in
+        if lanes.count <= Self.laneLimit {
+            drawn = lanes.map { lane in
                 Timeline.Lane(
                     label: lane.host.isEmpty ? "session \(lane.session.shortText)" : "\(lane.host) · \(lane.session.shortText)",
                     group: lane.host, count: lane.count, bars: lane.bars, columns: lane.columns
@@ -189,7 +186,7 @@ package struct HTMLReport {
             // Too many sessions for a lane each: a lane per host, sessions merged.
             var byHost: [String: Timeline.Lane] = [:]
             var hostOrder: [String] = []
-            for lane in ordered {
+            for lane in lanes {
                 let host = hostOrder.count >= Self.laneLimit - 1 && byHost[lane.host] == nil ? "other hosts" : lane.host
                 if byHost[host] == nil {
                     hostOrder.append(host)
@@ -203,32 +200,26 @@ package struct HTMLReport {
                 }
             }
             drawn = hostOrder.map { byHost[$0]! }
-            note = "\(ReportFormat.count(ordered.count)) sessions are more lanes than a screen can show: each lane is a host, its sessions merged."
+            note = "\(ReportFormat.count(lanes.count)) sessions are more lanes than a screen can show: each lane is a host, its sessions merged."
         }
         if !detailed {
             let aggregated = "\(ReportFormat.count(statistics.total)) fetches are more bars than a screen can show: each lane is a strip of time slices, each coloured by the outcome most fetches started in it had, darker for more fetches."
             note = [aggregated, note].compactMap { $0 }.joined(separator: " ")
         }
-        let scale: TimeScale
-        if detailed {
-            scale = TimeScale(
-                intervals: fetches.map { ($0.startedAt.millisecondsSince1970, ($0.endedAt ?? $0.startedAt).millisecondsSince1970) },
-                left: Timeline.labelWidth, right: Timeline.right
-            )
-        } else {
-            // Each column with a fetch in any lane is a stretch of activity.
-            let width = Self.columnMilliseconds(start: start, end: end)
-            let used = Set(lanes.flatMap(\.columns.keys)).sorted()
-            scale = TimeScale(
-                intervals: used.map { (start.millisecondsSince1970 + Int64($0) * width, start.millisecondsSince1970 + Int64($0 + 1) * width) },
-                left: Timeline.labelWidth, right: Timeline.right
-            )
-        }
+        // The stretches of activity the scale folds between: each fetch, drawn as a bar, or each
+        // column a fetch of any lane was counted in, drawn in slices.
+        let width = Self.columnMilliseconds(start: start, end: span!.end)
+        let intervals: [(from: Int64, to: Int64)] = detailed
+            ? fetches.map { ($0.startedAt.millisecondsSince1970, ($0.endedAt ?? $0.startedAt).millisecondsSince1970) }
+            : Set(lanes.flatMap(\.columns.keys)).sorted().map {
+                (start.millisecondsSince1970 + Int64($0) * width, start.millisecondsSince1970 + Int64($0 + 1) * width)
+            }
         return Timeline(
-            start: start, end: end, scale: scale, lanes: drawn,
-            columnMilliseconds: Self.columnMilliseconds(start: start, end: end), aggregated: !detailed, note: note
+            start: start, scale: TimeScale(intervals: intervals, left: Timeline.labelWidth, right: Timeline.right),
+            lanes: drawn, columnMilliseconds: width, aggregated: !detailed, note: note
         )
     }
+
 }
 
 extension UUID {

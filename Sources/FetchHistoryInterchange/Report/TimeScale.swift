@@ -6,9 +6,9 @@ import FetchHistoryModel
 /// linear scale, leave the burst a few pixels wide. So stretches with no
 /// fetch longer than a tenth of the whole span and ten times the usual
 /// pause between fetches are folded into a narrow band labelled with how
-/// long they lasted, and each stretch of
-/// activity gets width for its length, but never less than a third of the
-/// longest one's, so a short burst stays readable.
+/// long they lasted, and each stretch of activity gets width for its
+/// length, but never less than a third of the longest one's, so a short
+/// burst stays readable.
 struct TimeScale {
     struct Segment {
         var from: Int64
@@ -20,11 +20,6 @@ struct TimeScale {
     /// Stretches of activity, in time order, each with its place on the axis.
     private(set) var segments: [Segment]
     static let gapWidth = 28.0
-
-    /// One linear scale from `start` to `end`.
-    init(start: Timestamp, end: Timestamp, left: Double, right: Double) {
-        segments = [Segment(from: start.millisecondsSince1970, to: max(end.millisecondsSince1970, start.millisecondsSince1970 + 1), x0: left, x1: right)]
-    }
 
     /// A scale over `intervals` (start and end of each fetch, in any order),
     /// quiet stretches folded.

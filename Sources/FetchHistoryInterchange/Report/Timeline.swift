@@ -18,8 +18,8 @@ struct Timeline {
         var sessions = 1
     }
 
+    /// Where the first column of an aggregated lane starts.
     let start: Timestamp
-    let end: Timestamp
     /// Where times fall across the plot: linear for slices, quiet stretches folded for bars.
     let scale: TimeScale
     let lanes: [Lane]
