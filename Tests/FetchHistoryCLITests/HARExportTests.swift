@@ -62,7 +62,11 @@ struct HARExportTests {
         #expect(responses.map { $0["status"] as? Int } == [200, 503, 0])
         let content = responses[0]["content"] as? [String: Any]
         #expect(content?["text"] as? String == "42" && content?["size"] as? Int == 2 && content?["mimeType"] as? String == "application/json")
-        #expect(entries.map { ($0["_fetchHistory"] as? [String: Any])?["outcome"] as? String } == ["succeeded", "failed", "failed"])
+        let own = entries.compactMap { $0["_fetchHistory"] as? [String: Any] }
+        #expect(own.map { $0["outcome"] as? String } == ["succeeded", "failed", "failed"])
+        // And the fetch's own fields name how it ended and where it was recorded; none was cancelled
+        #expect(own.map { $0["endedBy"] as? String } == ["answer", "failure", "failure"], "\(own)")
+        #expect(own.allSatisfy { $0["host"] as? String == thisHostName() && $0["cancelReason"] is NSNull && $0.keys.contains("timeoutMs") }, "\(own)")
         #expect((entries[1]["_error"] as? String)?.contains("503") == true, "\(entries[1])")
         #expect(entries[0]["_error"] is NSNull)
         // And one page per session, each entry pointing at its own

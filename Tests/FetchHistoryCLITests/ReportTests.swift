@@ -197,6 +197,38 @@ struct ReportTests {
         #expect(!page.contains("<a class=\"fetch\""))
     }
 
+    @Test func theFirstFiveHundredFailuresAreListedAndTheRestCounted() async throws {
+        // Given 600 failed fetches
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords((0..<600).map { index in
+            .make("failed", id: Ids.fetch(20_000 + index), at: Fixtures.day0 + Int64(index) * 1_000, error: "failure \(index)")
+        })
+
+        // When reported
+        let page = try await Self.page(sandbox)
+
+        // Then the failures' table holds the first 500, oldest first, and says how many there were
+        let failures = try #require(page.components(separatedBy: "<section id=\"failures\">").last?.components(separatedBy: "</section>").first)
+        #expect(failures.components(separatedBy: "<tr><td class=\"when\">").count - 1 == 500)
+        #expect(failures.contains("The first 500 of 600;") && failures.contains("failure 499<") && !failures.contains("failure 500<"))
+    }
+
+    @Test func pastSixtyHostsTheRestShareOneLane() async throws {
+        // Given 70 sessions, each on a host of its own
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords((0..<70).map { index in
+            .make("succeeded", id: Ids.fetch(30_000 + index), session: Ids.session(100 + index), at: Fixtures.day0 + Int64(index) * 1_000, host: "host-\(index)")
+        })
+
+        // When reported
+        let page = try await Self.page(sandbox)
+
+        // Then there are 60 lanes: 59 hosts, then the other eleven together
+        #expect(page.components(separatedBy: "<g class=\"lane\">").count - 1 == 60)
+        #expect(page.contains(">host-58</text>") && !page.contains(">host-59</text>"))
+        #expect(page.contains(">other hosts (11 sessions)</text>"))
+    }
+
     @Test func pastSixtySessionsALaneIsAHostsSessionsMerged() async throws {
         // Given 2,400 fetches in 80 sessions on two hosts
         let sandbox = try Sandbox()
@@ -250,6 +282,11 @@ struct ReportTests {
         let report = try await sandbox.run("report", "--format", "junit", "--by", "source", "--output", "-")
         let export = try await sandbox.run("export", "--format", "junit", "--by", "source")
         #expect(report.status == 0 && report.standardOutput == export.standardOutput && report.standardOutput.contains("<testsuites"), "\(report)")
+        // Without --output, JUnit goes to report.xml, and says so
+        let toDefault = try await sandbox.succeed("report", "--format", "junit")
+        #expect(toDefault.standardError == "wrote report.xml: 12 fetches\n", "\(toDefault)")
+        let bySession = try await sandbox.succeed("export", "--format", "junit")
+        #expect(try String(contentsOfFile: sandbox.path("report.xml"), encoding: .utf8) == bySession.standardOutput)
         let by = try await sandbox.run("report", "--by", "source")
         #expect(by.status == 64 && by.standardError.contains("--by applies to --format junit only, not html"), "\(by)")
     }
