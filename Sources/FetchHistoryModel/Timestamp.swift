@@ -32,7 +32,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a
     /// day count, exact for every Int64 millisecond we can store.
-    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -45,7 +45,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The inverse of `civilDate`: days since 1970-01-01 of a Gregorian date.
-    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -58,7 +58,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 extension Int64 {
     /// Quotient and remainder rounded towards minus infinity, so times before
     /// 1970 format correctly.
-    func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+    package func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
         return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }

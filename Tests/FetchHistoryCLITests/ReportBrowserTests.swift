@@ -41,6 +41,14 @@ struct ReportBrowserTests {
         var text: String
         var links: Int
         var rows: Int
+        var axisLabels: [AxisLabel]
+
+        /// A label of the timeline's time axis, where the browser drew it.
+        struct AxisLabel: Decodable {
+            var text: String
+            var left: Double
+            var right: Double
+        }
 
         /// The text with the lowest contrast against its background.
         struct Contrast: Decodable {
@@ -90,6 +98,25 @@ struct ReportBrowserTests {
         #expect(seen.screenshot.background == [255, 255, 255] && seen.background == "rgb(255, 255, 255)")
         // And every text passes WCAG AA: 4.5:1 against what it is drawn on
         #expect(seen.contrast.ratio >= 4.5, "\(seen.contrast)")
+    }
+
+    @Test func theTimeAxisMarksRoundTimesThatNeverRunIntoEachOther() async throws {
+        // Given README's history: a night of probes from 22:00 with a quiet stretch folded before 04:00,
+        // then a burst of taps the next evening from 19:15:10
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("import", ReadmeExampleTests.fixture.path)
+
+        // When opened
+        let seen = try await Self.open(sandbox)
+
+        // Then each stretch starts with its date, and the hours between are marked on the hour
+        #expect(seen.axisLabels.map(\.text).sorted() == ["05:00", "2025-11-24 22:00", "2025-11-25 04:00", "2025-11-25 19:15:10", "23:00"], "\(seen.axisLabels)")
+        // And no two labels overlap as drawn, and each is on the page
+        let drawn = seen.axisLabels.sorted { $0.left < $1.left }
+        for (label, next) in zip(drawn, drawn.dropFirst()) {
+            #expect(label.right <= next.left, "\(label.text) runs into \(next.text)")
+        }
+        #expect(drawn.allSatisfy { $0.left >= 0 && $0.right <= 1280 }, "\(drawn)")
     }
 
     @Test func darkModeFollowsTheReadersSetting() async throws {

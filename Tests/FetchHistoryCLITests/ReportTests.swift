@@ -148,6 +148,8 @@ struct ReportTests {
         #expect(!page.contains("<section id=\"fetches\">"))
         #expect(page.contains("class=\"mark some-failed\""), "the failure under a busier slice still shows")
         #expect(page.contains("one failure"))
+        // And the histogram counts as the rest of the page does: durations of 1,000 to 2,499 ms are 1,500
+        #expect(page.contains("<title>1.00 s–2.50 s: 1,500</title>") && page.contains(">1,500</text>"))
     }
 
     @Test func aLongQuietStretchIsFoldedIntoABandThatSaysHowLongItWas() async throws {

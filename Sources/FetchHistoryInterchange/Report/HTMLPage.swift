@@ -96,9 +96,9 @@ struct HTMLPage {
                 ?? "≥ \(ReportFormat.duration(bucket.fromMilliseconds))"
             // Under the bar only where it starts: the range is in its tooltip.
             let label = bucket.toMilliseconds == nil ? "≥ \(ReportFormat.shortDuration(bucket.fromMilliseconds))" : ReportFormat.shortDuration(bucket.fromMilliseconds)
-            body += "<g><title>\(range): \(bucket.count)</title>"
+            body += "<g><title>\(range): \(ReportFormat.count(bucket.count))</title>"
             body += "<rect class=\"bar o-succeeded\" x=\"\(Int(x) + 6)\" y=\"\(Int(height - barHeight) + 14)\" width=\"\(Int(width) - 12)\" height=\"\(Int(barHeight))\"/>"
-            body += "<text class=\"count\" x=\"\(Int(x + width / 2))\" y=\"\(Int(height - barHeight) + 10)\" text-anchor=\"middle\">\(bucket.count)</text>"
+            body += "<text class=\"count\" x=\"\(Int(x + width / 2))\" y=\"\(Int(height - barHeight) + 10)\" text-anchor=\"middle\">\(ReportFormat.count(bucket.count))</text>"
             body += "<text class=\"axis\" x=\"\(Int(x))\" y=\"\(Int(height) + 30)\" text-anchor=\"\(index == 0 ? "start" : "middle")\">\(label)</text></g>\n"
         }
         body += "</svg></section>\n"

@@ -75,8 +75,6 @@ package struct HTMLReport {
     struct Lane {
         let session: UUID
         let host: String
-        var first: Timestamp
-        var last: Timestamp
         var count = 0
         var bars: [Fetch] = []
         var columns: [Int: StatusCounts] = [:]
@@ -92,7 +90,6 @@ package struct HTMLReport {
 
         let lane = index(ofLane: fetch)
         lanes[lane].count += 1
-        if end > lanes[lane].last { lanes[lane].last = end }
         if detailed {
             lanes[lane].bars.append(fetch)
             fetches.append(fetch)
@@ -120,9 +117,8 @@ package struct HTMLReport {
 
     private mutating func index(ofLane fetch: Fetch) -> Int {
         if lastLane < lanes.count, lanes[lastLane].session == fetch.sessionID { return lastLane }
-        let end = fetch.endedAt ?? fetch.startedAt
         let index = laneIndex[fetch.sessionID] ?? {
-            lanes.append(Lane(session: fetch.sessionID, host: fetch.host, first: fetch.startedAt, last: end))
+            lanes.append(Lane(session: fetch.sessionID, host: fetch.host))
             laneIndex[fetch.sessionID] = lanes.count - 1
             return lanes.count - 1
         }()

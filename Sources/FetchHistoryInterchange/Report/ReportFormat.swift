@@ -10,15 +10,6 @@ enum ReportFormat {
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(12))
     }
 
-    /// An axis label, only as precise as the span needs.
-    static func axisTime(_ time: Timestamp, span milliseconds: Double) -> String {
-        let iso = time.iso8601
-        let clock = iso.dropFirst(11)
-        if milliseconds < 60_000 { return String(clock.prefix(12)) }
-        if milliseconds < 3_600_000 * 6 { return String(clock.prefix(8)) }
-        return String(iso.dropFirst(5).prefix(5)) + " " + String(clock.prefix(5))
-    }
-
     static func duration(_ milliseconds: Int64) -> String {
         if milliseconds < 1_000 { return "\(milliseconds) ms" }
         if milliseconds < 60_000 {

@@ -33,6 +33,9 @@ struct Timeline {
     static let labelWidth = 220.0
     static let right = 1150.0
     static let axisHeight = 28.0
+    /// The least room between two ticks, and about how wide a character of the axis's 11-unit font is.
+    static let tickSpacing = 110.0
+    static let axisCharacterWidth = 6.5
 
     private var laneHeight: Double { aggregated ? 18 : 24 }
     /// The narrowest slice drawn: neighbouring columns merge until a slice is this wide.
@@ -86,30 +89,34 @@ struct Timeline {
         return out + "</svg>\n"
     }
 
-    /// Ticks across each stretch of activity (as many as its width holds), and each folded stretch as a band saying how long it was.
+    /// Round times across each stretch of activity (as many as its width holds; `TimeTicks`), and each folded stretch as a band saying how long it was.
     private func axis(height: Double) -> String {
         var out = ""
-        // Every stretch's start is labelled; ticks inside it only where a label fits between those.
-        var labels: [(x: Double, text: String, isStart: Bool)] = []
+        var labels: [(x: Double, text: String, isFirst: Bool)] = []
         for segment in scale.segments {
-            let length = Double(max(1, segment.to - segment.from))
-            let ticks = max(1, Int((segment.x1 - segment.x0) / 190))
-            for index in 0..<ticks {
-                let time = Timestamp(millisecondsSince1970: segment.from + Int64(Double(index) / Double(ticks) * length))
-                let tickX = x(time)
+            let times = TimeTicks.times(from: segment.from, to: segment.to, atMost: Int((segment.x1 - segment.x0) / Self.tickSpacing))
+            for (index, time) in times.enumerated() {
+                let tickX = x(Timestamp(millisecondsSince1970: time))
                 out += "<line class=\"tick\" x1=\"\(format(tickX))\" x2=\"\(format(tickX))\" y1=\"\(Self.axisHeight - 6)\" y2=\"\(format(height - 4))\"/>"
-                labels.append((tickX, ReportFormat.axisTime(time, span: length), index == 0))
+                labels.append((tickX, TimeTicks.label(time, first: index == 0), index == 0))
             }
         }
-        let starts = labels.filter(\.isStart).map(\.x)
-        for label in labels where label.isStart || !starts.contains(where: { abs($0 - label.x) < 120 }) {
+        // Each stretch's first label (its date), then the others where they do not run into one already written.
+        var written: [ClosedRange<Double>] = []
+        for label in labels.filter(\.isFirst) + labels.filter({ !$0.isFirst }) {
             let anchor = label.x < Self.labelWidth + 40 ? "start" : label.x > Self.right - 60 ? "end" : "middle"
+            let width = Double(label.text.count) * Self.axisCharacterWidth
+            let left = anchor == "start" ? label.x : anchor == "end" ? label.x - width : label.x - width / 2
+            let extent = (left - 6)...(left + width + 6)
+            guard !written.contains(where: { $0.overlaps(extent) }) else { continue }
+            written.append(extent)
             out += "<text class=\"axis\" x=\"\(format(label.x))\" y=\"14\" text-anchor=\"\(anchor)\">\(label.text)</text>\n"
         }
         for gap in scale.gaps {
             let quiet = "\(ReportFormat.duration(gap.milliseconds)) without fetches"
             out += "<g class=\"gap\"><title>\(quiet)</title><rect class=\"gap-band\" x=\"\(format(gap.x0 + 4))\" y=\"\(Self.axisHeight - 6)\" width=\"\(format(gap.x1 - gap.x0 - 8))\" height=\"\(format(height - Self.axisHeight + 2))\"/>"
-            out += "<text class=\"axis\" x=\"\(format((gap.x0 + gap.x1) / 2))\" y=\"\(Self.axisHeight - 9)\" text-anchor=\"middle\">⋯</text></g>\n"
+            // Inside the band, under the axis: the time labels above may reach across it.
+            out += "<text class=\"axis\" x=\"\(format((gap.x0 + gap.x1) / 2))\" y=\"\(Self.axisHeight + 8)\" text-anchor=\"middle\">⋯</text></g>\n"
         }
         return out
     }

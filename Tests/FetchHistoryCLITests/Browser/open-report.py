@@ -150,6 +150,10 @@ def main():
             "text": driver.find_element(By.TAG_NAME, "body").text,
             "links": len(driver.find_elements(By.CSS_SELECTOR, "a.fetch[href^='#f-']")),
             "rows": len(driver.find_elements(By.CSS_SELECTOR, "tr[id^='f-']")),
+            # The time axis's labels as drawn (the folds' ⋯ marks left out): text and horizontal extent.
+            "axisLabels": driver.execute_script(
+                "return Array.from(document.querySelectorAll('svg.timeline > text.axis')).map(function (t) {"
+                " var r = t.getBoundingClientRect(); return {text: t.textContent, left: r.left, right: r.right}; });"),
             "loadMilliseconds": driver.execute_script(
                 "var t = performance.getEntriesByType('navigation')[0]; return t ? t.loadEventEnd : null;"),
         }
