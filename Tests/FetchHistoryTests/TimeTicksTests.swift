@@ -23,6 +23,8 @@ struct TimeTicksTests {
             "2025-01-01", "2025-02", "2025-03", "2025-04", "2025-05", "2025-06",
             "2025-07", "2025-08", "2025-09", "2025-10", "2025-11", "2025-12",
         ])
+        // A stretch that starts on the first of a month is marked right there
+        #expect(try labels("2025-01-01T00:00:00Z", "2025-12-31T00:00:00Z", atMost: 4) == ["2025-01-01", "2025-04", "2025-07", "2025-10"])
         // Half years across New Year: its day is written as its year
         #expect(try labels("2024-06-15T00:00:00Z", "2025-08-01T00:00:00Z", atMost: 3) == ["2024-07-01", "2025", "2025-07"])
     }
