@@ -251,6 +251,49 @@ struct ReportTests {
         #expect(page.contains("80 sessions are more lanes than a screen can show: each lane is a host, its sessions merged."))
     }
 
+    @Test func slicedLanesGroupedByHostEachShowTheirOwnSessionsFetches() async throws {
+        // Given 2,400 fetches in three sessions that came host a, host b, host a: 1,000, 600 and 800
+        let sandbox = try Sandbox()
+        let sessions = [(Ids.session(41), "host-a", 1_000), (Ids.session(42), "host-b", 600), (Ids.session(43), "host-a", 800)]
+        var records: [ExportRecord] = []
+        for (session, host, count) in sessions {
+            for _ in 0..<count {
+                records.append(.make("succeeded", id: Ids.fetch(50_000 + records.count), session: session, at: Fixtures.day0 + Int64(records.count) * 1_000, host: host))
+            }
+        }
+        try await sandbox.importRecords(records)
+
+        // When reported: lanes grouped under their hosts, a's two sessions first, drawn in slices
+        let page = try await Self.page(sandbox)
+
+        // Then each session's lane holds its own fetches: the counts of its slices add up to its fetches
+        let lanes = page.components(separatedBy: "<g class=\"lane\">").dropFirst()
+        #expect(lanes.count == 3)
+        for (session, _, count) in sessions {
+            let short = String(session.prefix(8))
+            let lane = try #require(lanes.first { $0.contains(">session \(short)</text>") }, "no lane for \(short)")
+            // Each slice's details: "FROM to TO UTC · N fetches: …"
+            let details = lane.components(separatedBy: "data-details=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+            let counted = details.compactMap { Int($0.components(separatedBy: " · ").last?.split(separator: " ").first ?? "") }.reduce(0, +)
+            #expect(details.count > 10, "\(short): \(details.count) slices")
+            #expect(counted == count, "session \(short): \(counted) fetches in its slices, \(count) recorded")
+        }
+    }
+
+    @Test func aTimeoutAsLongAsInt64HoldsIsDrawnAtTheEnd() async throws {
+        // Given a timed-out fetch whose recorded timeout is the largest Int64
+        let sandbox = try Sandbox()
+        let line = #"{"id":"\#(Ids.fetch(1))","session":"\#(Ids.session(1))","source":"random","outcome":"timed-out","cancelReason":null,"value":null,"error":null,"startedAt":"2025-11-25T06:00:00.000Z","endedAt":"2025-11-25T06:00:01.000Z","durationMs":1000,"status":null,"bytes":null,"tappedAt":"2025-11-25T06:00:00.000Z","timeoutMs":9223372036854775807,"endedBy":"timeout","endedByAt":"2025-11-25T06:00:01.000Z","answerValue":null,"answerError":null,"host":"h"}"#
+        try line.write(toFile: sandbox.path("huge.jsonl"), atomically: true, encoding: .utf8)
+        try await sandbox.succeed("import", sandbox.path("huge.jsonl"))
+
+        // When reported
+        let page = try await Self.page(sandbox)
+
+        // Then the page is written, its deadline marked at the right end of the plot (x = 1150 of 1160)
+        #expect(page.contains("class=\"mark deadline\" x1=\"1150\""), "\(page.components(separatedBy: "mark deadline").last?.prefix(80) ?? "")")
+    }
+
     @Test func theFileIsWhereOutputSaysAndAFailedWriteLeavesNothing() async throws {
         // Given the history, and a folder where the report is asked to go
         let sandbox = try await Self.history()

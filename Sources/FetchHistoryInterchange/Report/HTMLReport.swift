@@ -173,10 +173,7 @@ package struct HTMLReport {
         var note: String?
         if lanes.count <= Self.laneLimit {
             drawn = lanes.map { lane in
-                Timeline.Lane(
-                    label: lane.host.isEmpty ? "session \(lane.session.shortText)" : "\(lane.host) · \(lane.session.shortText)",
-                    group: lane.host, count: lane.count, bars: lane.bars, columns: lane.columns
-                )
+                Timeline.Lane(session: lane.session.shortText, group: lane.host, count: lane.count, bars: lane.bars, columns: lane.columns)
             }
         } else {
             // Too many sessions for a lane each: a lane per host, sessions merged.
@@ -186,7 +183,7 @@ package struct HTMLReport {
                 let host = hostOrder.count >= Self.laneLimit - 1 && byHost[lane.host] == nil ? "other hosts" : lane.host
                 if byHost[host] == nil {
                     hostOrder.append(host)
-                    byHost[host] = Timeline.Lane(label: host.isEmpty ? "(host not known)" : host, group: host, count: 0, bars: [], columns: [:], sessions: 0)
+                    byHost[host] = Timeline.Lane(session: nil, group: host, count: 0, bars: [], columns: [:], sessions: 0)
                 }
                 byHost[host]!.count += lane.count
                 byHost[host]!.sessions += 1

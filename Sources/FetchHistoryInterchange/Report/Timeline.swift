@@ -9,7 +9,8 @@ import FoundationEssentials
 /// interrupted — and a small triangle marks when fetch was tapped.
 struct Timeline {
     struct Lane {
-        var label: String
+        /// The session's 8-character id; nil for a host's lane, its sessions merged.
+        var session: String?
         /// The host the lane belongs to, for grouping lanes under their host.
         var group: String
         var count: Int
@@ -60,8 +61,9 @@ struct Timeline {
 
     func svg() -> String {
         let rows = rows
-        // The fullest slice of any lane: every slice's shade is a share of it.
-        let laneSlices = aggregated ? lanes.map(slices) : []
+        // Each lane's slices in the order the lanes are drawn (grouped by host, not as they came);
+        // the fullest slice of any lane: every slice's shade is a share of it.
+        let laneSlices = aggregated ? rows.compactMap(\.lane).map(slices) : []
         let busiest = max(1, laneSlices.flatMap { $0.map(\.counts.total) }.max() ?? 1)
         let height = Self.axisHeight + Double(rows.count) * laneHeight + 8
         var out = "<svg class=\"timeline\" viewBox=\"0 0 \(Self.width) \(height)\" width=\"100%\" role=\"group\""
@@ -70,13 +72,15 @@ struct Timeline {
         out += axis(height: height)
         var y = Self.axisHeight
         var laneNumber = 0
+        let underHeadings = rows.contains { $0.header != nil }
         for row in rows {
             if let header = row.header {
                 out += "<text class=\"group\" x=\"4\" y=\"\(format(y + laneHeight * 0.7))\">\(HTMLText.escaped(header))</text>\n"
             } else if let lane = row.lane {
                 out += "<g class=\"lane\">"
-                out += "<text class=\"lane-label\" x=\"\(rows.contains { $0.header != nil } ? 14 : 4)\" y=\"\(format(y + laneHeight * 0.68))\">"
-                out += HTMLText.escaped(String(lane.label.prefix(34)))
+                let label = Self.label(of: lane, underHeading: underHeadings)
+                out += "<text class=\"lane-label\" x=\"\(underHeadings ? 14 : 4)\" y=\"\(format(y + laneHeight * 0.68))\">"
+                out += "<title>\(HTMLText.escaped(label))</title>\(HTMLText.escaped(String(label.prefix(34))))"
                 if lane.sessions > 1 { out += " (\(lane.sessions) sessions)" }
                 out += "</text>"
                 out += "<line class=\"lane-line\" x1=\"\(Self.labelWidth)\" x2=\"\(Self.right)\" y1=\"\(format(y + laneHeight / 2))\" y2=\"\(format(y + laneHeight / 2))\"/>"
@@ -87,6 +91,13 @@ struct Timeline {
             y += laneHeight
         }
         return out + "</svg>\n"
+    }
+
+    /// What a lane is called: a host's lane its host; a session's its short id, with its host
+    /// when no heading above names it (id first, so a long host name is what gets cut).
+    static func label(of lane: Lane, underHeading: Bool) -> String {
+        guard let session = lane.session else { return lane.group.isEmpty ? "(host not known)" : lane.group }
+        return underHeading || lane.group.isEmpty ? "session \(session)" : "\(session) · \(lane.group)"
     }
 
     /// Round times across each stretch of activity (as many as its width holds; `TimeTicks`), and each folded stretch as a band saying how long it was.
@@ -141,7 +152,9 @@ struct Timeline {
                 out += "<path class=\"mark cancel\" d=\"M\(format(cx - 3)) \(format(cy - 3))l6 6m0 -6l-6 6\"/>"
             case .timedOut:
                 if let timeout = fetch.script?.timeoutMilliseconds {
-                    let deadline = x(Timestamp(millisecondsSince1970: (fetch.script?.tappedAt ?? fetch.startedAt).millisecondsSince1970 + timeout))
+                    // An imported timeout can be as long as Int64 allows: past the end is drawn at the end.
+                    let (end, overflow) = (fetch.script?.tappedAt ?? fetch.startedAt).millisecondsSince1970.addingReportingOverflow(timeout)
+                    let deadline = x(Timestamp(millisecondsSince1970: overflow ? .max : end))
                     out += "<line class=\"mark deadline\" x1=\"\(format(deadline))\" x2=\"\(format(deadline))\" y1=\"\(format(y + 2))\" y2=\"\(format(y + laneHeight - 2))\"/>"
                 }
             case .interrupted, nil:
