@@ -42,6 +42,22 @@ struct ReportBrowserTests {
         var links: Int
         var rows: Int
         var axisLabels: [AxisLabel]
+        /// Per class of bar or slice (`slice o-failed`), how the first of them is drawn.
+        var shapes: [String: Shape]
+        var firstTab: FirstTab?
+
+        struct Shape: Decodable {
+            var fill: String
+            var dash: String
+            var height: Double
+        }
+
+        /// Where the first press of Tab goes.
+        struct FirstTab: Decodable {
+            var text: String
+            var href: String?
+            var shown: Bool
+        }
 
         /// A label of the timeline's time axis, where the browser drew it.
         struct AxisLabel: Decodable {
@@ -117,6 +133,30 @@ struct ReportBrowserTests {
             #expect(label.right <= next.left, "\(label.text) runs into \(next.text)")
         }
         #expect(drawn.allSatisfy { $0.left >= 0 && $0.right <= 1280 }, "\(drawn)")
+    }
+
+    @Test func slicesTellOutcomesApartByShapeAsWellAsColour() async throws {
+        // Given 2,500 fetches in runs of 500 of each ended outcome
+        let sandbox = try Sandbox()
+        let outcomes = ["succeeded", "failed", "cancelled", "timed-out", "interrupted"]
+        try await sandbox.importRecords((0..<2_500).map { index in
+            .make(outcomes[index / 500], id: Ids.fetch(70_000 + index), at: Fixtures.day0 + Int64(index) * 1_000)
+        })
+
+        // When opened
+        let seen = try await Self.open(sandbox)
+
+        // Then slices most of whose fetches failed are hatched, cancelled ones hollow, timed-out ones
+        // dashed, interrupted ones half as tall, as the bars and the legend draw them
+        let shapes = seen.shapes
+        #expect(shapes["slice o-succeeded"]?.fill.hasPrefix("rgb") == true, "\(shapes)")
+        #expect(shapes["slice o-failed"]?.fill.contains("#hatch") == true, "\(shapes)")
+        #expect(shapes["slice o-cancelled"]?.fill == "none", "\(shapes)")
+        #expect(shapes["slice o-timed-out"].map { $0.dash != "none" } == true, "\(shapes)")
+        let full = try #require(shapes["slice o-succeeded"]?.height), short = try #require(shapes["slice o-interrupted"]?.height)
+        #expect(short * 2 <= full, "\(shapes)")
+        // And the first press of Tab offers the way past the timeline's thousands of stops, and shows it
+        #expect(seen.firstTab?.href == "#latency" && seen.firstTab?.shown == true, "\(String(describing: seen.firstTab))")
     }
 
     @Test func darkModeFollowsTheReadersSetting() async throws {

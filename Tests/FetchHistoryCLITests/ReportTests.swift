@@ -150,6 +150,8 @@ struct ReportTests {
         #expect(page.contains("one failure"))
         // And the histogram counts as the rest of the page does: durations of 1,000 to 2,499 ms are 1,500
         #expect(page.contains("<title>1.00 s–2.50 s: 1,500</title>") && page.contains(">1,500</text>"))
+        // And a reader who cannot see the histogram is told its buckets: the picture's label lists them
+        #expect(page.contains("aria-label=\"Latency histogram of succeeded fetches: 10 ms–25 ms: 15; 25 ms–50 ms: 25; "), "\(page.components(separatedBy: "Latency histogram").last?.prefix(300) ?? "")")
     }
 
     @Test func aLongQuietStretchIsFoldedIntoABandThatSaysHowLongItWas() async throws {

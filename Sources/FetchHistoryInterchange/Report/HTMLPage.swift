@@ -60,7 +60,9 @@ struct HTMLPage {
 
     /// An outcome's word beside its shape in the legend's colour.
     static func badge(_ status: FetchStatus) -> String {
-        "<span class=\"badge\"><svg width=\"18\" height=\"10\" aria-hidden=\"true\"><rect class=\"bar \(ReportFormat.className(status))\" x=\"1\" y=\"1\" width=\"16\" height=\"8\"/></svg> \(ReportFormat.word(status))</span>"
+        // Drawn as the timeline draws the status: fetches that never ended at half height.
+        let short = status == .interrupted || status == .running
+        return "<span class=\"badge\"><svg width=\"18\" height=\"10\" aria-hidden=\"true\"><rect class=\"bar \(ReportFormat.className(status))\" x=\"1\" y=\"\(short ? 3 : 1)\" width=\"16\" height=\"\(short ? 4 : 8)\"/></svg> \(ReportFormat.word(status))</span>"
     }
 
     mutating func timeline(_ timeline: Timeline) {
@@ -69,11 +71,13 @@ struct HTMLPage {
         body += "<p class=\"legend\">"
         for status in HistoryStatistics.statusOrder { body += Self.badge(status) + " " }
         if !timeline.aggregated {
-            body += "<span class=\"badge\">▾ tapped</span> <span class=\"badge\">× cancelled</span> <span class=\"badge\">┆ timeout deadline</span> <span class=\"badge\">≷ interrupted end</span>"
+            body += "<span class=\"badge\">▾ tapped</span> <span class=\"badge\">× cancelled</span> <span class=\"badge\">┆ timeout deadline</span> <span class=\"badge\">≷ interrupted end</span> <span class=\"badge\">› still running</span>"
         } else {
             body += "<span class=\"badge\">▁ some failed or timed out</span>"
         }
         body += "</p>\n<div id=\"details\" class=\"details\" role=\"status\" aria-live=\"polite\">Point at or focus a \(timeline.aggregated ? "slice" : "fetch") to see its details.</div>\n"
+        // A bar or slice is a stop for Tab, up to thousands of them: the way past, for the keyboard.
+        body += "<a class=\"skip\" href=\"#latency\">Skip the timeline</a>\n"
         body += "<div class=\"scroll\">" + timeline.svg() + "</div></section>\n"
     }
 
@@ -88,12 +92,11 @@ struct HTMLPage {
             return
         }
         let width = 80.0, height = 160.0
-        body += "<svg class=\"histogram\" viewBox=\"0 0 \(Int(width) * buckets.count + 40) \(Int(height) + 40)\" width=\"\(min(1160, Int(width) * buckets.count + 40))\" role=\"img\" aria-label=\"Latency histogram of succeeded fetches\">\n"
+        body += "<svg class=\"histogram\" viewBox=\"0 0 \(Int(width) * buckets.count + 40) \(Int(height) + 40)\" width=\"\(min(1160, Int(width) * buckets.count + 40))\" role=\"img\" aria-label=\"Latency histogram of succeeded fetches: \(Self.histogramWords(buckets))\">\n"
         for (index, bucket) in buckets.enumerated() {
             let barHeight = bucket.count == 0 ? 0 : max(2, height * Double(bucket.count) / Double(busiest))
             let x = Double(index) * width
-            let range = bucket.toMilliseconds.map { "\(ReportFormat.duration(bucket.fromMilliseconds))–\(ReportFormat.duration($0))" }
-                ?? "≥ \(ReportFormat.duration(bucket.fromMilliseconds))"
+            let range = Self.range(of: bucket)
             // Under the bar only where it starts: the range is in its tooltip.
             let label = bucket.toMilliseconds == nil ? "≥ \(ReportFormat.shortDuration(bucket.fromMilliseconds))" : ReportFormat.shortDuration(bucket.fromMilliseconds)
             body += "<g><title>\(range): \(ReportFormat.count(bucket.count))</title>"
@@ -102,6 +105,17 @@ struct HTMLPage {
             body += "<text class=\"axis\" x=\"\(Int(x))\" y=\"\(Int(height) + 30)\" text-anchor=\"\(index == 0 ? "start" : "middle")\">\(label)</text></g>\n"
         }
         body += "</svg></section>\n"
+    }
+
+    /// `100 ms–250 ms`, or `≥ 10.00 s` for the last bucket.
+    private static func range(of bucket: LatencyBucket) -> String {
+        bucket.toMilliseconds.map { "\(ReportFormat.duration(bucket.fromMilliseconds))–\(ReportFormat.duration($0))" }
+            ?? "≥ \(ReportFormat.duration(bucket.fromMilliseconds))"
+    }
+
+    /// What the histogram shows, for a reader who cannot see it: each bucket that holds fetches and how many.
+    private static func histogramWords(_ buckets: [LatencyBucket]) -> String {
+        buckets.filter { $0.count > 0 }.map { "\(range(of: $0)): \(ReportFormat.count($0.count))" }.joined(separator: "; ")
     }
 
     mutating func sources(_ sources: [HTMLReport.SourceTally]) {
@@ -212,14 +226,13 @@ struct HTMLPage {
         svg text.group { font-weight: 600; } .lane-line, .tick { stroke: var(--line); stroke-width: 1; }
         .bar, .slice { stroke-width: 1; } .o-succeeded { fill: var(--succeeded); stroke: var(--succeeded); }
         .o-failed { fill: url(#hatch); stroke: var(--failed); } .hatch-ground { fill: var(--bg); } .hatch-line { stroke: var(--failed); stroke-width: 3; }
-        .badge .o-failed { fill: var(--failed); }
         .o-cancelled { fill: none; stroke: var(--cancelled); stroke-width: 1.5; } .o-timed-out { fill: var(--timed-out); stroke: var(--fg); stroke-dasharray: 3 2; }
         .o-interrupted { fill: var(--interrupted); stroke: var(--interrupted); } .o-running { fill: var(--running); stroke: var(--running); }
-        .slice.o-failed { fill: var(--failed); } .slice.o-cancelled { fill: var(--cancelled); }
         .mark { fill: none; stroke: var(--fg); stroke-width: 1.5; } .mark.tap { fill: var(--muted); stroke: none; } .mark.deadline { stroke: var(--timed-out); stroke-dasharray: 2 2; stroke-width: 2; }
         .mark.some-failed { stroke: var(--failed); stroke-width: 2; } .gap-band { fill: var(--panel); stroke: var(--line); stroke-dasharray: 4 3; }
         a.fetch:focus, g[data-fetch]:focus { outline: 2px solid var(--fg); } a.fetch:hover rect, a.fetch:focus rect { stroke: var(--fg); stroke-width: 2; }
         .details { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 6px 10px; white-space: pre-wrap; font: 12px ui-monospace, monospace; min-height: 3.2em; margin: 8px 0; overflow-wrap: anywhere; }
+        .skip { position: absolute; left: -10000px; } .skip:focus { position: static; display: inline-block; margin: 4px 0; }
         .legend .badge { margin-right: 12px; white-space: nowrap; } tr:target { background: var(--panel); outline: 2px solid var(--fg); }
         """
 }

@@ -6,7 +6,8 @@ import FoundationEssentials
 /// colour, shape and label all say its outcome — solid for succeeded,
 /// hatched for failed, hollow with a × for cancelled, dashed with its
 /// deadline marked for timed out, half height with a jagged end for
-/// interrupted — and a small triangle marks when fetch was tapped.
+/// interrupted or an arrow for still running — and a small triangle marks
+/// when fetch was tapped. Slices carry the same fills and heights.
 struct Timeline {
     struct Lane {
         /// The session's 8-character id; nil for a host's lane, its sessions merged.
@@ -136,7 +137,7 @@ struct Timeline {
         var out = ""
         for fetch in lane.bars {
             let from = x(fetch.startedAt)
-            // An interrupted or running fetch has no end: drawn short, its end jagged.
+            // An interrupted or running fetch has no end: drawn short, its end jagged or an arrow.
             let to = fetch.endedAt.map(x) ?? from + 10
             let width = max(3, to - from)
             let details = ReportFormat.details(of: fetch)
@@ -159,7 +160,9 @@ struct Timeline {
                 }
             case .interrupted, nil:
                 let ex = from + width, cy = y + laneHeight / 2
-                out += "<path class=\"mark jagged\" d=\"M\(format(ex)) \(format(cy - 5))l3 2.5l-3 2.5l3 2.5l-3 2.5\"/>"
+                out += status == .running
+                    ? "<path class=\"mark going\" d=\"M\(format(ex)) \(format(cy - 4))l4 4l-4 4\"/>"
+                    : "<path class=\"mark jagged\" d=\"M\(format(ex)) \(format(cy - 5))l3 2.5l-3 2.5l3 2.5l-3 2.5\"/>"
             case .succeeded, .failed:
                 break
             }
@@ -211,14 +214,17 @@ struct Timeline {
             let shade = 0.35 + 0.65 * Double(total) / Double(busiest)
             let from = x(time(ofColumn: slice.from))
             let width = max(1, x(time(ofColumn: slice.to)) - from)
-            let words = HistoryStatistics.statusOrder.compactMap { status in counts[status] > 0 ? "\(counts[status]) \(ReportFormat.word(status))" : nil }
-            let details = "\(ReportFormat.time(time(ofColumn: slice.from))) to \(ReportFormat.time(time(ofColumn: slice.to))) UTC · \(total) fetches: "
-                + words.joined(separator: ", ")
+            let words = HistoryStatistics.statusOrder.compactMap { status in
+                counts[status] > 0 ? "\(ReportFormat.count(counts[status])) \(ReportFormat.word(status))" : nil
+            }
+            let details = "\(ReportFormat.time(time(ofColumn: slice.from))) to \(ReportFormat.time(time(ofColumn: slice.to))) UTC · "
+                + "\(ReportFormat.count(total)) \(total == 1 ? "fetch" : "fetches"): " + words.joined(separator: ", ")
             out += "<g data-fetch=\"\" tabindex=\"0\" data-details=\"\(HTMLText.escaped(details))\" aria-label=\"\(HTMLText.escaped(details))\"><title>\(HTMLText.escaped(details))</title>"
-            out += "<rect class=\"slice \(ReportFormat.className(main))\" x=\"\(format(from))\" y=\"\(format(y + 3))\" width=\"\(format(width))\" height=\"\(format(laneHeight - 6))\" fill-opacity=\"\(format(shade))\"/>"
-            let bad = counts[.failed] + counts[.timedOut]
-            if bad > 0, main != .failed, main != .timedOut {
-                // Failures hidden under a busier outcome still show: a mark under the slice.
+            // Half height where most fetches never ended, as their bars are.
+            let inset = main == .interrupted || main == .running ? 3 + (laneHeight - 6) / 4 : 3
+            out += "<rect class=\"slice \(ReportFormat.className(main))\" x=\"\(format(from))\" y=\"\(format(y + inset))\" width=\"\(format(width))\" height=\"\(format(laneHeight - 2 * inset))\" fill-opacity=\"\(format(shade))\"/>"
+            if counts[.failed] + counts[.timedOut] > 0 {
+                // Any failure shows, even under a busier outcome: a mark under the slice.
                 out += "<path class=\"mark some-failed\" d=\"M\(format(from)) \(format(y + laneHeight - 1))h\(format(max(2, width)))\"/>"
             }
             out += "</g>"

@@ -154,12 +154,22 @@ def main():
             "axisLabels": driver.execute_script(
                 "return Array.from(document.querySelectorAll('svg.timeline > text.axis')).map(function (t) {"
                 " var r = t.getBoundingClientRect(); return {text: t.textContent, left: r.left, right: r.right}; });"),
+            # How each kind of bar and slice is drawn (the first of each class): what besides colour tells them apart.
+            "shapes": driver.execute_script(
+                "var out = {}; document.querySelectorAll('svg.timeline rect.slice, svg.timeline rect.bar').forEach(function (r) {"
+                " var k = r.getAttribute('class'); if (out[k]) return; var s = getComputedStyle(r);"
+                " out[k] = {fill: s.fill, dash: s.strokeDasharray, height: r.getBBox().height}; }); return out;"),
             "loadMilliseconds": driver.execute_script(
                 "var t = performance.getEntriesByType('navigation')[0]; return t ? t.loadEventEnd : null;"),
         }
         # WCAG contrast of every piece of text against the background it is drawn on (the nearest
         # element with an opaque one): the lowest ratio, and where.
         result["contrast"] = driver.execute_script(CONTRAST)
+        # The first press of Tab: what it reaches, and whether it shows.
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        result["firstTab"] = driver.execute_script(
+            "var e = document.activeElement; if (!e || e === document.body) return null; var r = e.getBoundingClientRect();"
+            " return {text: e.textContent, href: e.getAttribute('href'), shown: r.width > 0 && r.left >= 0 && r.top >= 0};")
         targets = driver.find_elements(By.CSS_SELECTOR, "[data-fetch]")
         if targets:
             # Hover: the pointer moves onto the first bar; the panel shows its details.
