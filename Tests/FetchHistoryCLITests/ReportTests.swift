@@ -109,6 +109,23 @@ struct ReportTests {
         #expect(!again.contains(nonce), "a new nonce for every page")
     }
 
+    @Test func aBarsDetailsKeepRecordedTextToItsOwnLineAndCutALongSource() async throws {
+        // Given a failure whose error holds a line break that reads like a details line, from a 5,000-character URL
+        let sandbox = try Sandbox()
+        let source = "https://h.example/" + String(repeating: "p", count: 5_000)
+        try await sandbox.importRecords([.make("failed", id: Ids.fetch(1), source: source, at: Fixtures.day0, error: "boom\nHTTP 200 · 5 bytes")])
+
+        // When reported
+        let page = try await Self.page(sandbox)
+
+        // Then the bar's details show the break as \n, on the error's own line, and the source cut at 120 characters
+        let details = try #require(page.components(separatedBy: "data-details=\"").dropFirst().first?.prefix { $0 != "\"" })
+        #expect(details.contains("error boom\\nHTTP 200 · 5 bytes"), "\(details)")
+        #expect(!details.contains("\nHTTP 200"), "no line of its own")
+        #expect(details.contains("failed · https://h.example/" + String(repeating: "p", count: 102) + "… (4898 more characters)"), "\(details)")
+        #expect(page.count < 20_000, "the URL is not repeated whole: \(page.count) characters")
+    }
+
     @Test func filtersChooseTheFetchesAndAnEmptyResultSaysSo() async throws {
         // Given the history
         let sandbox = try await Self.history()
@@ -170,6 +187,10 @@ struct ReportTests {
         #expect(bands.count == 1)
         #expect(bands.first?.hasPrefix("23 h 5") == true && bands.first?.contains(" without fetches</title>") == true, "\(bands.first?.prefix(80) ?? "")")
         #expect(!single.contains("<g class=\"gap\">"))
+        // And so is it with only two pauses, a minute and then a day: the day folds
+        let three = try Sandbox()
+        try await three.importRecords(Fixtures.succeeded(2) + Fixtures.succeeded(1, from: Fixtures.day0 + Fixtures.day, firstID: 2000))
+        #expect(try await Self.page(three).components(separatedBy: "<g class=\"gap\"><title>").count - 1 == 1)
         // And each burst is wide enough to read: its bars spread over at least a third of the plot
         func barX(_ id: String) throws -> Double {
             let bar = try #require(page.components(separatedBy: "href=\"#f-\(id)\"").dropFirst().first)
@@ -215,6 +236,10 @@ struct ReportTests {
         let failures = try #require(page.components(separatedBy: "<section id=\"failures\">").last?.components(separatedBy: "</section>").first)
         #expect(failures.components(separatedBy: "<tr><td class=\"when\">").count - 1 == 500)
         #expect(failures.contains("The first 500 of 600;") && failures.contains("failure 499<") && !failures.contains("failure 500<"))
+        #expect(failures.contains("<code>fetch-history list --outcome failed,timed-out</code> lists them all."))
+        // And a report of part of the history says the command needs the same filters
+        let since = try await Self.page(sandbox, "--grep", "failure")
+        #expect(since.contains("<code>fetch-history list --outcome failed,timed-out</code> with this report's other filters (<code>--grep failure</code>) lists them all."))
     }
 
     @Test func pastSixtyHostsTheRestShareOneLane() async throws {
@@ -282,11 +307,44 @@ struct ReportTests {
         }
     }
 
+    /// A timed-out fetch's record with its script: tapped at its start, `timeout` ms, ended after `duration` ms.
+    static func timedOutLine(_ index: Int, at seconds: Int, duration: Int, timeout: String) -> String {
+        func time(_ milliseconds: Int) -> String {
+            "2025-11-25T06:\(String(format: "%02d:%02d.%03d", milliseconds / 60_000, milliseconds / 1000 % 60, milliseconds % 1000))Z"
+        }
+        let start = seconds * 1000
+        return #"{"id":"\#(Ids.fetch(index))","session":"\#(Ids.session(1))","source":"random","outcome":"timed-out","cancelReason":null,"value":null,"error":null,"#
+            + #""startedAt":"\#(time(start))","endedAt":"\#(time(start + duration))","durationMs":\#(duration),"status":null,"bytes":null,"#
+            + #""tappedAt":"\#(time(start))","timeoutMs":\#(timeout),"endedBy":"timeout","endedByAt":"\#(time(start + duration))","answerValue":null,"answerError":null,"host":"h"}"#
+    }
+
+    @Test func aTimeoutsDeadlineIsDrawnWhereItFell() async throws {
+        // Given two timed-out fetches a minute apart, the first given 20 s and timed out after 20 s
+        let sandbox = try Sandbox()
+        let lines = [Self.timedOutLine(1, at: 0, duration: 20_000, timeout: "20000"), Self.timedOutLine(2, at: 60, duration: 100, timeout: "100")]
+        try lines.joined(separator: "\n").write(toFile: sandbox.path("timeouts.jsonl"), atomically: true, encoding: .utf8)
+        try await sandbox.succeed("import", sandbox.path("timeouts.jsonl"))
+
+        // When reported
+        let page = try await Self.page(sandbox)
+
+        // Then the first bar's deadline is at its end, 20 s after its start, not at its start
+        func number(_ name: String, in text: Substring) throws -> Double {
+            let value = try #require(text.components(separatedBy: "\(name)=\"").dropFirst().first?.prefix { $0 != "\"" })
+            return try #require(Double(value))
+        }
+        let timeline = try #require(page.components(separatedBy: "<svg class=\"timeline\"").last)
+        let bar = try #require(timeline.components(separatedBy: "<rect class=\"bar o-timed-out\"").dropFirst().first?.prefix(200))
+        let deadline = try #require(page.components(separatedBy: "class=\"mark deadline\"").dropFirst().first?.prefix(100))
+        let (x, width, deadlineX) = (try number("x", in: bar), try number("width", in: bar), try number("x1", in: deadline))
+        #expect(width > 100, "a 20 s bar of a minute's timeline is wide: \(width)")
+        #expect(abs(deadlineX - (x + width)) <= 1, "deadline at \(deadlineX), bar from \(x) to \(x + width)")
+    }
+
     @Test func aTimeoutAsLongAsInt64HoldsIsDrawnAtTheEnd() async throws {
         // Given a timed-out fetch whose recorded timeout is the largest Int64
         let sandbox = try Sandbox()
-        let line = #"{"id":"\#(Ids.fetch(1))","session":"\#(Ids.session(1))","source":"random","outcome":"timed-out","cancelReason":null,"value":null,"error":null,"startedAt":"2025-11-25T06:00:00.000Z","endedAt":"2025-11-25T06:00:01.000Z","durationMs":1000,"status":null,"bytes":null,"tappedAt":"2025-11-25T06:00:00.000Z","timeoutMs":9223372036854775807,"endedBy":"timeout","endedByAt":"2025-11-25T06:00:01.000Z","answerValue":null,"answerError":null,"host":"h"}"#
-        try line.write(toFile: sandbox.path("huge.jsonl"), atomically: true, encoding: .utf8)
+        try Self.timedOutLine(1, at: 0, duration: 1000, timeout: "9223372036854775807").write(toFile: sandbox.path("huge.jsonl"), atomically: true, encoding: .utf8)
         try await sandbox.succeed("import", sandbox.path("huge.jsonl"))
 
         // When reported

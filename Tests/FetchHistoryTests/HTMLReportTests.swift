@@ -26,4 +26,17 @@ struct HTMLReportTests {
         #expect(page.components(separatedBy: "class=\"mark going\"").count - 1 == 1)
         #expect(page.contains("› still running"), "the legend says what the arrow means")
     }
+
+    @Test func timesAreWrittenWholeWhateverTheirYear() {
+        let day: Int64 = 86_400_000
+        #expect(ReportFormat.time(Timestamp(millisecondsSince1970: 1_764_000_000_250)) == "2025-11-24 16:00:00.250")
+        #expect(ReportFormat.time(Timestamp(millisecondsSince1970: Timestamp.daysSince1970(year: 10_000, month: 1, day: 1) * day + 61_000)) == "10000-01-01 00:01:01.000")
+        #expect(ReportFormat.time(Timestamp(millisecondsSince1970: Timestamp.daysSince1970(year: 0, month: 1, day: 1) * day - 3_600_000)) == "-1-12-31 23:00:00.000")
+    }
+
+    @Test func aDurationJustShortOfAMinuteRoundsToOne() {
+        #expect(ReportFormat.duration(59_994) == "59.99 s")
+        #expect(ReportFormat.duration(59_995) == "1 min 0 s")
+        #expect(ReportFormat.duration(61_000) == "1 min 1 s")
+    }
 }

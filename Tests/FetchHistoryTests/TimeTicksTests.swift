@@ -12,7 +12,7 @@ struct TimeTicksTests {
 
     private func labels(_ from: String, _ to: String, atMost count: Int) throws -> [String] {
         let times = TimeTicks.times(from: try time(from), to: try time(to), atMost: count)
-        return times.enumerated().map { TimeTicks.label($1, first: $0 == 0) }
+        return times.indices.map { TimeTicks.label(times[$0], after: $0 == 0 ? nil : times[$0 - 1]) }
     }
 
     @Test func aYearIsMarkedByQuartersFromTheFirstWholeMonth() throws {
@@ -39,6 +39,11 @@ struct TimeTicksTests {
         #expect(try labels("2025-11-01T00:00:00Z", "2025-11-30T00:00:00Z", atMost: 5) == ["2025-11-03", "11-10", "11-17", "11-24"])
     }
 
+    @Test func theFirstMarkOfANewYearSaysItsYear() throws {
+        // Weeks across New Year: Monday the 5th of January is the first mark of 2026
+        #expect(try labels("2025-12-20T00:00:00Z", "2026-01-15T00:00:00Z", atMost: 5) == ["2025-12-22", "12-29", "2026-01-05", "01-12"])
+    }
+
     @Test func secondsAndMillisecondsAreWrittenOnlyWhenTheyAreNotZero() throws {
         #expect(try labels("2025-11-25T19:15:07.854Z", "2025-11-25T19:15:17.391Z", atMost: 4) == [
             "2025-11-25 19:15:10", "19:15:15",
@@ -46,9 +51,9 @@ struct TimeTicksTests {
         #expect(try labels("2025-11-25T19:15:07.854Z", "2025-11-25T19:15:07.990Z", atMost: 3) == [
             "2025-11-25 19:15:07.900", "19:15:07.950",
         ])
-        #expect(TimeTicks.label(try time("2025-11-25T14:30:05Z"), first: false) == "14:30:05")
-        #expect(TimeTicks.label(try time("2025-11-25T14:30:00Z"), first: false) == "14:30")
-        #expect(TimeTicks.label(try time("2025-11-25T00:00:00Z"), first: true) == "2025-11-25")
+        #expect(TimeTicks.label(try time("2025-11-25T14:30:05Z"), after: try time("2025-11-25T14:30:00Z")) == "14:30:05")
+        #expect(TimeTicks.label(try time("2025-11-25T14:30:00Z"), after: try time("2025-11-25T14:00:00Z")) == "14:30")
+        #expect(TimeTicks.label(try time("2025-11-25T00:00:00Z"), after: nil) == "2025-11-25")
     }
 
     @Test func aStretchNoRoundStepFitsStillGetsAMark() throws {

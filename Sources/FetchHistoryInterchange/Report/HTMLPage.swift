@@ -54,7 +54,7 @@ struct HTMLPage {
     }
 
     private static func list(_ names: [String]) -> String {
-        let shown = names.prefix(10).map { "<code>\(HTMLText.escaped(ReportFormat.shortened($0, limit: 120)))</code>" }.joined(separator: ", ")
+        let shown = names.prefix(10).map { "<code>\(HTMLText.escaped(ReportFormat.shortened($0, limit: ReportFormat.sourceLimit)))</code>" }.joined(separator: ", ")
         return names.count > 10 ? shown + " and \(names.count - 10) more" : shown
     }
 
@@ -75,7 +75,7 @@ struct HTMLPage {
         } else {
             body += "<span class=\"badge\">▁ some failed or timed out</span>"
         }
-        body += "</p>\n<div id=\"details\" class=\"details\" role=\"status\" aria-live=\"polite\">Point at or focus a \(timeline.aggregated ? "slice" : "fetch") to see its details.</div>\n"
+        body += "</p>\n<div id=\"details\" class=\"details\" role=\"status\" aria-live=\"polite\" hidden>Point at or focus a \(timeline.aggregated ? "slice" : "fetch") to see its details.</div>\n"
         // A bar or slice is a stop for Tab, up to thousands of them: the way past, for the keyboard.
         body += "<a class=\"skip\" href=\"#latency\">Skip the timeline</a>\n"
         body += "<div class=\"scroll\">" + timeline.svg() + "</div></section>\n"
@@ -125,7 +125,7 @@ struct HTMLPage {
         body += "<th scope=\"col\">Success rate</th><th scope=\"col\">p50</th><th scope=\"col\">p90</th><th scope=\"col\">p99</th></tr></thead><tbody>\n"
         for tally in sources {
             let source = tally.source
-            body += "<tr><td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(source, limit: 120)))</code></td><td>\(ReportFormat.count(tally.counts.total))</td>"
+            body += "<tr><td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(source, limit: ReportFormat.sourceLimit)))</code></td><td>\(ReportFormat.count(tally.counts.total))</td>"
             for status in statuses { body += "<td>\(ReportFormat.count(tally.counts[status]))</td>" }
             let statistics = HistoryStatistics(total: 0, counts: tally.counts.dictionary, latency: nil)
             body += "<td>\(statistics.successRate.map(ReportFormat.percent) ?? "–")</td>"
@@ -139,20 +139,22 @@ struct HTMLPage {
         body += "</tbody></table></section>\n"
     }
 
-    mutating func failures(_ failures: [Fetch], total: Int) {
+    /// - Parameter scope: the report's filters as typed, which the command that lists them all needs too.
+    mutating func failures(_ failures: [Fetch], total: Int, scope: String) {
         body += "<section id=\"failures\"><h2>Failures and timeouts</h2>\n"
         guard total > 0 else {
             body += "<p>None: no fetch failed or timed out.</p></section>\n"
             return
         }
         if total > failures.count {
-            body += "<p class=\"note\">The first \(failures.count) of \(ReportFormat.count(total)); <code>fetch-history list --outcome failed,timed-out</code> lists them all.</p>\n"
+            let filters = scope.isEmpty ? "" : " with this report's other filters (<code>\(HTMLText.escaped(scope))</code>)"
+            body += "<p class=\"note\">The first \(failures.count) of \(ReportFormat.count(total)); <code>fetch-history list --outcome failed,timed-out</code>\(filters) lists them all.</p>\n"
         }
         body += "<table><thead><tr><th scope=\"col\">Started (UTC)</th><th scope=\"col\">Fetch</th><th scope=\"col\">Outcome</th><th scope=\"col\">Source</th><th scope=\"col\">Error</th><th scope=\"col\">HTTP</th><th scope=\"col\">Host</th></tr></thead><tbody>\n"
         for fetch in failures {
             let error = fetch.errorMessage ?? fetch.script?.timeoutMilliseconds.map { "timed out after \(ReportFormat.duration($0))" } ?? "timed out"
             body += "<tr><td class=\"when\">\(ReportFormat.time(fetch.startedAt))</td><td class=\"id\"><code>\(fetch.id.shortText)</code></td><td>\(Self.badge(fetch.status))</td>"
-            body += "<td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(fetch.source, limit: 120)))</code></td><td class=\"text\">\(HTMLText.escaped(ReportFormat.shortened(error)))</td>"
+            body += "<td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(fetch.source, limit: ReportFormat.sourceLimit)))</code></td><td class=\"text\">\(HTMLText.escaped(ReportFormat.shortened(error)))</td>"
             body += "<td>\(fetch.response.map { String($0.status) } ?? "")</td><td>\(HTMLText.escaped(fetch.host))</td></tr>\n"
         }
         body += "</tbody></table></section>\n"
@@ -167,7 +169,7 @@ struct HTMLPage {
             body += "<td>\(Self.badge(fetch.status))\(fetch.cancelReason.map { " (\($0.rawValue))" } ?? "")</td>"
             body += "<td>\(fetch.durationMilliseconds.map(ReportFormat.duration) ?? "")</td><td class=\"text\">\(HTMLText.escaped(ReportFormat.shortened(text)))</td>"
             body += "<td>\(fetch.response.map { String($0.status) } ?? "")</td><td>\(fetch.response.map { String($0.bytes) } ?? "")</td>"
-            body += "<td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(fetch.source, limit: 120)))</code></td></tr>\n"
+            body += "<td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(fetch.source, limit: ReportFormat.sourceLimit)))</code></td></tr>\n"
         }
         body += "</tbody></table></section>\n"
     }
@@ -192,14 +194,16 @@ struct HTMLPage {
         """
     }
 
-    /// Shows a bar's details in the panel on hover and on keyboard focus;
-    /// without scripts, each bar's `<title>` and its link to its row remain.
+    /// Shows the details panel, hidden until a script can fill it, and a
+    /// bar's details in it on hover and on keyboard focus; without scripts,
+    /// each bar's `<title>` and its link to its row remain.
     static let script = """
         (function () {
           var panel = document.getElementById('details');
+          if (panel) panel.hidden = false;
           function show(event) {
             var target = event.target.closest ? event.target.closest('[data-fetch]') : null;
-            if (target && panel) { panel.textContent = target.getAttribute('data-details'); panel.classList.add('shown'); }
+            if (target && panel) panel.textContent = target.getAttribute('data-details');
           }
           document.addEventListener('mouseover', show);
           document.addEventListener('focusin', show);

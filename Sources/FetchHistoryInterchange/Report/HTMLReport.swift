@@ -24,8 +24,8 @@ package struct HTMLReport {
     package static let detailLimit = 2_000
     /// Past this many sessions, a lane is a host's; past this many hosts, the rest share one lane.
     static let laneLimit = 60
-    /// Columns an aggregated lane is counted in; drawn, neighbours merge into slices at least
-    /// `Timeline.sliceWidth` wide (about 240 across), and quiet stretches fold as between bars.
+    /// Columns an aggregated lane is counted in; drawn, neighbours merge into slices of a few
+    /// pixels (`Timeline.slices`), and quiet stretches fold as between bars.
     static let columns = 4_096
     /// Failures and timeouts listed; the rest are counted.
     static let failureLimit = 500
@@ -162,7 +162,7 @@ package struct HTMLReport {
         page.timeline(timeline())
         page.latency(statistics)
         page.sources(sources)
-        page.failures(failures, total: failureCount)
+        page.failures(failures, total: failureCount, scope: scope)
         if detailed { page.fetchTable(fetches) }
         return page.finish()
     }

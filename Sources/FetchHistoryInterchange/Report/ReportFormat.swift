@@ -6,14 +6,18 @@ import FoundationEssentials
 enum ReportFormat {
     /// `2025-11-25 19:15:15.955` (UTC).
     static func time(_ time: Timestamp) -> String {
+        // Split at the T rather than counted: a year past 9999, or before year 1, is not four digits.
         let iso = time.iso8601
-        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(12))
+        let date = iso.prefix { $0 != "T" }
+        return date + " " + iso.dropFirst(date.count + 1).dropLast()
     }
 
     static func duration(_ milliseconds: Int64) -> String {
         if milliseconds < 1_000 { return "\(milliseconds) ms" }
         if milliseconds < 60_000 {
             let hundredths = (milliseconds + 5) / 10
+            // 59.995 s rounds to a minute, written as one.
+            if hundredths == 6_000 { return "1 min 0 s" }
             let fraction = String(hundredths % 100)
             return "\(hundredths / 100).\(fraction.count == 1 ? "0" + fraction : fraction) s"
         }
@@ -50,20 +54,28 @@ enum ReportFormat {
     }
 
     /// What hovering or focusing a bar shows: id, source, outcome, value or error, HTTP status, bytes.
+    /// A line each; recorded text is cut and its line breaks shown as `\n`, so it cannot pose as a line
+    /// of its own, and a long source is cut as the tables cut it (each bar carries its details twice).
     static func details(of fetch: Fetch) -> String {
+        func line(_ text: String, limit: Int = HTMLText.limit) -> String {
+            shortened(text, limit: limit).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
+        }
         var lines = [
             "fetch \(fetch.id.uuidString.lowercased())",
-            "\(outcome(of: fetch)) · \(fetch.source)",
+            "\(outcome(of: fetch)) · \(line(fetch.source, limit: sourceLimit))",
             "started \(time(fetch.startedAt)) UTC" + (fetch.durationMilliseconds.map { " · \(duration($0))" } ?? ""),
         ]
-        if let value = fetch.value { lines.append("value \(shortened(value.json))") }
-        if let error = fetch.errorMessage { lines.append("error \(shortened(error))") }
+        if let value = fetch.value { lines.append("value \(line(value.json))") }
+        if let error = fetch.errorMessage { lines.append("error \(line(error))") }
         if case .timedOut = fetch.outcome, let timeout = fetch.script?.timeoutMilliseconds { lines.append("timeout \(duration(timeout))") }
         if case .interrupted = fetch.outcome { lines.append("the recording process ended before the fetch did") }
         if let response = fetch.response { lines.append("HTTP \(response.status) · \(response.bytes) bytes") }
-        if !fetch.host.isEmpty { lines.append("host \(fetch.host)") }
+        if !fetch.host.isEmpty { lines.append("host \(line(fetch.host, limit: sourceLimit))") }
         return lines.joined(separator: "\n")
     }
+
+    /// How much of a source or host name the page shows.
+    static let sourceLimit = 120
 
     /// At most `limit` characters, the rest counted (escaping is the page's).
     static func shortened(_ text: String, limit: Int = HTMLText.limit) -> String {

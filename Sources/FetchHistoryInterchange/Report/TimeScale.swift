@@ -4,8 +4,8 @@ import FetchHistoryModel
 ///
 /// A night of probes and a burst of taps the next evening, drawn to one
 /// linear scale, leave the burst a few pixels wide. So stretches with no
-/// fetch longer than a tenth of the whole span and ten times the usual
-/// pause between fetches are folded into a narrow band labelled with how
+/// fetch longer than 10 seconds, a tenth of the whole span and ten times
+/// the usual pause between fetches are folded into a narrow band labelled with how
 /// long they lasted, and each stretch of activity gets width for its
 /// length, but never less than a third of the longest one's, so a short
 /// burst stays readable.
@@ -37,7 +37,8 @@ struct TimeScale {
             pauses.append(max(0, interval.from - reach))
             reach = max(reach, interval.to)
         }
-        let usual = pauses.sorted().dropFirst(pauses.count / 2).first ?? 0
+        // The lower median: with two pauses, the shorter is the usual one, the longer may fold.
+        let usual = pauses.sorted().dropFirst((pauses.count - 1) / 2).first ?? 0
         let fold = max(10_000, span / 10, usual * 10)
         var merged = [Segment(from: first.from, to: max(first.to, first.from))]
         for interval in sorted.dropFirst() {

@@ -12,11 +12,12 @@ import FetchHistoryModel
 /// A mark is written as short as it can be and still say what changed: `14:30`
 /// on the half hour, `11-25` at midnight, `2025-04` on the first of a month,
 /// `2026` on New Year's Day. A stretch's first mark says its whole date, so
-/// each stretch reads on its own, after a fold too.
+/// each stretch reads on its own, after a fold too, and so does the first
+/// mark of a new year that does not fall on New Year's Day.
 ///
 /// ```swift
 /// let ticks = TimeTicks.times(from: start, to: end, atMost: 8)
-/// let labels = ticks.enumerated().map { TimeTicks.label($1, first: $0 == 0) }
+/// let labels = ticks.indices.map { TimeTicks.label(ticks[$0], after: $0 == 0 ? nil : ticks[$0 - 1]) }
 /// ```
 enum TimeTicks {
     private static let second: Int64 = 1_000
@@ -94,9 +95,10 @@ enum TimeTicks {
         return Timestamp.daysSince1970(year: year, month: month + 1, day: 1) * day
     }
 
-    /// `time` written as short as it can be and still say what changed; the
-    /// `first` mark of a stretch with its whole date.
-    static func label(_ time: Int64, first: Bool) -> String {
+    /// `time` written as short as it can be and still say what changed since
+    /// the mark `previous`; with its whole date when it is a stretch's first
+    /// (no `previous`).
+    static func label(_ time: Int64, after previous: Int64?) -> String {
         let (days, milliseconds) = time.floorDivided(by: day)
         let (year, month, dayOfMonth) = Timestamp.civilDate(daysSince1970: days)
         let date = "\(year)-\(two(month))-\(two(dayOfMonth))"
@@ -110,9 +112,10 @@ enum TimeTicks {
         } else {
             nil
         }
-        if first { return clock.map { "\(date) \($0)" } ?? date }
-        if let clock { return clock }
-        if dayOfMonth != 1 { return "\(two(month))-\(two(dayOfMonth))" }
+        guard let previous else { return clock.map { "\(date) \($0)" } ?? date }
+        let newYear = Timestamp.civilDate(daysSince1970: previous.floorDivided(by: day).quotient).year != year
+        if let clock { return newYear ? "\(date) \(clock)" : clock }
+        if dayOfMonth != 1 { return newYear ? date : "\(two(month))-\(two(dayOfMonth))" }
         if month != 1 { return "\(year)-\(two(month))" }
         return "\(year)"
     }

@@ -40,7 +40,8 @@ struct Timeline {
     static let axisCharacterWidth = 6.5
 
     private var laneHeight: Double { aggregated ? 18 : 24 }
-    /// The narrowest slice drawn: neighbouring columns merge until a slice is this wide.
+    /// How wide a slice grows: neighbouring columns merge while the slice stays within 1.5 times
+    /// this (a slice whose neighbours are far, or across a fold, stays narrower).
     static let sliceWidth = (right - labelWidth) / 240
 
     private func x(_ time: Timestamp) -> Double { scale.x(time) }
@@ -68,7 +69,7 @@ struct Timeline {
         let busiest = max(1, laneSlices.flatMap { $0.map(\.counts.total) }.max() ?? 1)
         let height = Self.axisHeight + Double(rows.count) * laneHeight + 8
         var out = "<svg class=\"timeline\" viewBox=\"0 0 \(Self.width) \(height)\" width=\"100%\" role=\"group\""
-        out += " aria-label=\"Timeline of \(lanes.reduce(0) { $0 + $1.count }) fetches in \(lanes.count) lanes\">\n"
+        out += " aria-label=\"Timeline of \(ReportFormat.count(lanes.reduce(0) { $0 + $1.count })) fetches in \(ReportFormat.count(lanes.count)) lanes\">\n"
         out += Self.patterns
         out += axis(height: height)
         var y = Self.axisHeight
@@ -110,7 +111,7 @@ struct Timeline {
             for (index, time) in times.enumerated() {
                 let tickX = x(Timestamp(millisecondsSince1970: time))
                 out += "<line class=\"tick\" x1=\"\(format(tickX))\" x2=\"\(format(tickX))\" y1=\"\(Self.axisHeight - 6)\" y2=\"\(format(height - 4))\"/>"
-                labels.append((tickX, TimeTicks.label(time, first: index == 0), index == 0))
+                labels.append((tickX, TimeTicks.label(time, after: index == 0 ? nil : times[index - 1]), index == 0))
             }
         }
         // Each stretch's first label (its date), then the others where they do not run into one already written.
@@ -186,7 +187,7 @@ struct Timeline {
         Timestamp(millisecondsSince1970: start.millisecondsSince1970 + Int64(column) * columnMilliseconds)
     }
 
-    /// A lane's columns merged into slices about `sliceWidth` wide (empty columns between them
+    /// A lane's columns merged into slices up to 1.5 × `sliceWidth` wide (empty columns between them
     /// included), never across a folded stretch.
     private func slices(_ lane: Lane) -> [Slice] {
         var slices: [Slice] = []
