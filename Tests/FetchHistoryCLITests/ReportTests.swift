@@ -165,6 +165,12 @@ struct ReportTests {
         #expect(!page.contains("<section id=\"fetches\">"))
         #expect(page.contains("class=\"mark some-failed\""), "the failure under a busier slice still shows")
         #expect(page.contains("one failure"))
+        // And where every fetch failed, every slice has the mark too, not only where another outcome is busier
+        let allFailed = try Sandbox()
+        try await allFailed.importRecords((0..<2_500).map { .make("failed", id: Ids.fetch(40_000 + $0), at: Fixtures.day0 + Int64($0) * 1_000) })
+        let failedPage = try await Self.page(allFailed)
+        let failedSlices = failedPage.components(separatedBy: "<g data-fetch=\"\"").count - 1
+        #expect(failedSlices > 100 && failedPage.components(separatedBy: "class=\"mark some-failed\"").count - 1 == failedSlices)
         // And the histogram counts as the rest of the page does: durations of 1,000 to 2,499 ms are 1,500
         #expect(page.contains("<title>1.00 s–2.50 s: 1,500</title>") && page.contains(">1,500</text>"))
         // And a reader who cannot see the histogram is told its buckets: the picture's label lists them
