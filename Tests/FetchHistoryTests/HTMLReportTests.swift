@@ -39,4 +39,16 @@ struct HTMLReportTests {
         #expect(ReportFormat.duration(59_995) == "1 min 0 s")
         #expect(ReportFormat.duration(61_000) == "1 min 1 s")
     }
+
+    @Test func aBarsDetailsGiveTheHTTPStatusAndBytes() {
+        let start = Timestamp(millisecondsSince1970: 1_764_000_000_000)
+        func fetch(_ outcome: FetchOutcome, _ response: SourceResponse) -> Fetch {
+            Fetch(
+                id: UUID(), sessionID: UUID(), source: "http://127.0.0.1:8080/n", startedAt: start, endedAt: start.advanced(by: .milliseconds(5)),
+                durationMilliseconds: 5, outcome: outcome, response: response
+            )
+        }
+        #expect(ReportFormat.details(of: fetch(.failed("HTTP 503"), SourceResponse(status: 503, bytes: 1))).hasSuffix("\nHTTP 503 · 1 byte"))
+        #expect(ReportFormat.details(of: fetch(.succeeded(7), SourceResponse(status: 200, bytes: 2_048))).hasSuffix("\nHTTP 200 · 2,048 bytes"))
+    }
 }

@@ -69,7 +69,7 @@ enum ReportFormat {
         if let error = fetch.errorMessage { lines.append("error \(line(error))") }
         if case .timedOut = fetch.outcome, let timeout = fetch.script?.timeoutMilliseconds { lines.append("timeout \(duration(timeout))") }
         if case .interrupted = fetch.outcome { lines.append("the recording process ended before the fetch did") }
-        if let response = fetch.response { lines.append("HTTP \(response.status) · \(response.bytes) bytes") }
+        if let response = fetch.response { lines.append("HTTP \(response.status) · \(response.bytes == 1 ? "1 byte" : "\(count(response.bytes)) bytes")") }
         if !fetch.host.isEmpty { lines.append("host \(line(fetch.host, limit: sourceLimit))") }
         return lines.joined(separator: "\n")
     }
