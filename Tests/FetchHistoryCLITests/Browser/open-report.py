@@ -12,6 +12,7 @@ no-script opens it with JavaScript turned off in the browser's settings.
 """
 import json
 import os
+import pathlib
 import struct
 import sys
 import tempfile
@@ -133,7 +134,8 @@ def main():
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
         if scheme == "dark":
             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
-        page = "file://" + os.path.abspath(report)
+        # Percent-encoded as the browser writes it (a space is %20), so the page's own requests are known by it.
+        page = pathlib.Path(report).resolve().as_uri()
         driver.get(page)
         result = {
             "title": driver.title,
