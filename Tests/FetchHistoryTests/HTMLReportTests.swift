@@ -21,9 +21,13 @@ struct HTMLReportTests {
         // When written
         let page = report.html(nonce: "0")
 
-        // Then both are short bars; the interrupted one's end is jagged, the running one's an arrow
-        #expect(page.components(separatedBy: "class=\"mark jagged\"").count - 1 == 1)
-        #expect(page.components(separatedBy: "class=\"mark going\"").count - 1 == 1)
+        // Then the interrupted fetch's bar ends jagged, the running one's in an arrow
+        func bar(_ fetch: Fetch) -> String {
+            let link = "<a class=\"fetch\" href=\"#f-\(fetch.id.uuidString.lowercased())\""
+            return page.components(separatedBy: link).dropFirst().first?.components(separatedBy: "</a>").first ?? ""
+        }
+        #expect(bar(interrupted).contains("class=\"mark jagged\"") && !bar(interrupted).contains("class=\"mark going\""), "\(bar(interrupted))")
+        #expect(bar(running).contains("class=\"mark going\"") && !bar(running).contains("class=\"mark jagged\""), "\(bar(running))")
         #expect(page.contains("› still running"), "the legend says what the arrow means")
     }
 
