@@ -37,7 +37,8 @@ struct JUnitExportTests {
         // Then there is a suite per session, in the order they started, counting its cases
         #expect(report.name == "testsuites")
         #expect(report.attributes["tests"] == "10" && report.attributes["failures"] == "3", "\(report.attributes)")
-        #expect(report.attributes["errors"] == "2" && report.attributes["skipped"] == "2", "\(report.attributes)")
+        #expect(report.attributes["errors"] == "2", "\(report.attributes)")
+        #expect(report.attributes["skipped"] == nil, "junit-10.xsd allows no skipped count on testsuites: \(report.attributes)")
         let suites = report.children(named: "testsuite")
         #expect(suites.map { $0.attributes["name"] } == (1...3).map { "session \(Ids.session($0))" })
         #expect(suites.map { $0.children(named: "testcase").count } == [3, 4, 3])

@@ -26,4 +26,21 @@ struct JUnitReportTests {
         #expect(xml.contains("hostname=\"ci-7\""), "\(xml)")
         #expect(xml.components(separatedBy: " time=\"").count - 1 == 3, "two suites' counts and the ended fetch: \(xml)")
     }
+
+    @Test func durationsThatAddUpPastInt64StayAtItsLargest() {
+        // Given two fetches an import allowed, each recorded as lasting 5·10¹⁸ ms
+        let session = UUID()
+        let start = Timestamp(millisecondsSince1970: 1_764_000_000_000)
+        var report = JUnitReport(suites: .session)
+        for second in 0..<2 {
+            report.add(Fetch(
+                id: UUID(), sessionID: session, source: "random", startedAt: start.advanced(by: .seconds(second)), endedAt: start.advanced(by: .seconds(second + 1)),
+                durationMilliseconds: 5_000_000_000_000_000_000, outcome: .succeeded(7)
+            ))
+        }
+
+        // When written: no trap, and the suite's time is the largest there is
+        let xml = report.xml()
+        #expect(xml.contains(" tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"9223372036854775.807\""), "\(xml)")
+    }
 }

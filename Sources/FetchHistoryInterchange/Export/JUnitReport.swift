@@ -56,7 +56,8 @@ public struct JUnitReport: Sendable {
         var counts = Counts()
         for name in order { counts.add(suiteByName[name]!.counts) }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"fetch-history\"\(counts.attributes)"
+        // No skipped count here: Jenkins' junit-10.xsd allows none on <testsuites>, each suite has its own.
+        out += "<testsuites name=\"fetch-history\"\(counts.attributes(skipped: false))"
         guard !order.isEmpty else { return out + "/>\n" }
         out += ">\n"
         for name in order { out += suiteByName[name]!.xml }
@@ -80,11 +81,17 @@ public struct JUnitReport: Sendable {
             failures += other.failures
             errors += other.errors
             skipped += other.skipped
-            milliseconds += other.milliseconds
+            add(milliseconds: other.milliseconds)
         }
 
-        var attributes: String {
-            " tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\""
+        /// Adds a duration; an imported history may hold any, and a sum past Int64 stays at its largest.
+        mutating func add(milliseconds more: Int64) {
+            let (sum, overflow) = milliseconds.addingReportingOverflow(more)
+            milliseconds = overflow ? .max : sum
+        }
+
+        func attributes(skipped withSkipped: Bool = true) -> String {
+            " tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\"" + (withSkipped ? " skipped=\"\(skipped)\"" : "")
                 + " time=\"\(JUnitReport.seconds(milliseconds))\""
         }
     }
@@ -105,7 +112,7 @@ public struct JUnitReport: Sendable {
 
         mutating func add(_ fetch: Fetch) {
             counts.tests += 1
-            if let milliseconds = fetch.durationMilliseconds { counts.milliseconds += milliseconds }
+            if let milliseconds = fetch.durationMilliseconds { counts.add(milliseconds: milliseconds) }
             var attributes = "name=\"\(attribute("\(fetch.source) at \(fetch.startedAt.iso8601)"))\""
             attributes += " classname=\"\(attribute(name))\""
             if let milliseconds = fetch.durationMilliseconds { attributes += " time=\"\(JUnitReport.seconds(milliseconds))\"" }
@@ -135,7 +142,7 @@ public struct JUnitReport: Sendable {
         }
 
         var xml: String {
-            var out = "  <testsuite name=\"\(attribute(name))\"\(counts.attributes)"
+            var out = "  <testsuite name=\"\(attribute(name))\"\(counts.attributes())"
             out += " timestamp=\"\(startedAt.iso8601)\""
             if let host { out += " hostname=\"\(attribute(host))\"" }
             out += ">\n"
