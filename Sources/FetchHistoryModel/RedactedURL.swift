@@ -81,19 +81,18 @@ public struct RedactedURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func isSecret(_ encodedName: String) -> Bool {
-        let name = percentDecoded(encodedName).lowercased()
+        let name = formDecoded(encodedName).lowercased()
         return secretNames.contains { name.hasSuffix($0) }
     }
 
-    /// A form-encoded name as written: `+` is a space, `%XX` a byte; a
-    /// malformed escape stays as it is.
-    private static func percentDecoded(_ text: String) -> String {
+    /// A form-encoded name or value as written: `+` is a space, `%XX` a
+    /// byte; a malformed escape (`%zz`, `%+f`) stays as it is.
+    package static func formDecoded(_ text: String) -> String {
         var bytes: [UInt8] = []
         var rest = text.utf8[...]
         while let byte = rest.popFirst() {
-            if byte == UInt8(ascii: "%"), rest.count >= 2,
-               let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
+            if byte == UInt8(ascii: "%"), rest.count >= 2, let high = rest.first?.hexDigitValue, let low = rest.dropFirst().first?.hexDigitValue {
+                bytes.append(high << 4 | low)
                 rest = rest.dropFirst(2)
             } else {
                 bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)

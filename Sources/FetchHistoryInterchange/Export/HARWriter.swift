@@ -11,7 +11,9 @@ import FoundationEssentials
 /// `wait` (`send` and `receive` 0, never negative). A fetch with no answer
 /// (refused, timed out, cancelled) has `status` 0. The URL is the one the
 /// history holds, its secrets already replaced by `***` when it was
-/// recorded: nothing is added to it. The fetch's own fields go under
+/// recorded: nothing is added to it, and what a URI cannot hold (a space,
+/// a control character, a `%` that starts no escape: an imported history
+/// may hold any text) is percent-encoded, so HAR readers accept it. The fetch's own fields go under
 /// `_fetchHistory`, its error under `_error`, as HAR's custom fields.
 ///
 /// Entries are written as they come (the history is read oldest first);
@@ -104,16 +106,16 @@ package struct HARWriter {
         json.key("request")
         json.beginObject()
         json.key("method"); json.string("GET")
-        json.key("url"); json.string(fetch.source)
+        json.key("url"); json.string(Self.uri(fetch.source))
         json.key("httpVersion"); json.string("HTTP/1.1")
         json.key("cookies"); json.beginArray(); json.endArray()
         json.key("headers"); json.beginArray(); json.endArray()
         json.key("queryString")
         json.beginArray()
-        for item in queryItems(of: fetch.source) {
+        for (name, value) in Self.queryString(of: fetch.source) {
             json.beginObject()
-            json.key("name"); json.string(item.name)
-            json.key("value"); json.string(item.value ?? "")
+            json.key("name"); json.string(name)
+            json.key("value"); json.string(value)
             json.endObject()
         }
         json.endArray()
@@ -159,9 +161,44 @@ package struct HARWriter {
         json.endObject()
     }
 
-    /// The query's parameters, percent-decoded, as HAR lists them; a
-    /// redacted value stays `***`.
-    private static func queryItems(of source: String) -> [URLQueryItem] {
-        URLComponents(string: source)?.queryItems ?? []
+    /// The query's parameters as browsers list them in HAR: split at `&`
+    /// and the first `=`, each form-decoded (`+` a space, `%XX` a byte, a
+    /// malformed escape kept as written); a redacted value stays `***`.
+    static func queryString(of source: String) -> [(name: String, value: String)] {
+        let withoutFragment = source.prefix { $0 != "#" }
+        guard let mark = withoutFragment.firstIndex(of: "?") else { return [] }
+        return withoutFragment[withoutFragment.index(after: mark)...].split(separator: "&").map { pair in
+            let name = pair.prefix { $0 != "=" }
+            return (RedactedURL.formDecoded(String(name)), RedactedURL.formDecoded(String(pair.dropFirst(name.count + 1))))
+        }
     }
+
+    /// `source` with each byte a URI cannot hold percent-encoded: RFC 3986's
+    /// characters stay, and `%` where it starts an escape; the rest of
+    /// ASCII and every byte of other characters become `%XX`.
+    static func uri(_ source: String) -> String {
+        let bytes = Array(source.utf8)
+        func startsEscape(_ index: Int) -> Bool {
+            index + 2 < bytes.count && bytes[index + 1].hexDigitValue != nil && bytes[index + 2].hexDigitValue != nil
+        }
+        let kept = bytes.indices.map { index in
+            bytes[index] == UInt8(ascii: "%") ? startsEscape(index) : uriCharacters.contains(bytes[index])
+        }
+        guard kept.contains(false) else { return source }
+        var out: [UInt8] = []
+        for (byte, keep) in zip(bytes, kept) {
+            if keep {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), upperHexDigits[Int(byte >> 4)], upperHexDigits[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// RFC 3986 writes escapes in upper case.
+    private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// RFC 3986's unreserved and reserved characters.
+    private static let uriCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
 }
