@@ -126,7 +126,7 @@ struct HARExportTests {
         // past ASCII, a control character; and parameters with +, escapes and a malformed one
         let sandbox = try Sandbox()
         try await sandbox.importRecords([
-            .make("succeeded", id: Ids.fetch(1), source: "https://h.example/p?q=a b&e=%2B%25&f=%zz&g=x+y&h", at: Fixtures.day0),
+            .make("succeeded", id: Ids.fetch(1), source: "https://h.example/p?q=a b&e=%2B%25&f=%zz&g=x+y&h&i=%+f", at: Fixtures.day0),
             .make("succeeded", id: Ids.fetch(2), source: "https://h.example/caf\u{E9}/\u{1}#frag?x=1", at: Fixtures.day0 + 1_000),
         ])
 
@@ -136,12 +136,12 @@ struct HARExportTests {
         // Then each URL is written with those bytes percent-encoded and the rest as recorded
         let requests = Self.entries(har).compactMap { $0["request"] as? [String: Any] }
         #expect(requests.map { $0["url"] as? String } == [
-            "https://h.example/p?q=a%20b&e=%2B%25&f=%25zz&g=x+y&h", "https://h.example/caf%C3%A9/%01#frag?x=1",
+            "https://h.example/p?q=a%20b&e=%2B%25&f=%25zz&g=x+y&h&i=%25+f", "https://h.example/caf%C3%A9/%01#frag?x=1",
         ])
         // And the parameters are split and decoded as a browser lists them, the malformed escape kept
         #expect((requests.first?["queryString"] as? [[String: String]]) == [
             ["name": "q", "value": "a b"], ["name": "e", "value": "+%"], ["name": "f", "value": "%zz"],
-            ["name": "g", "value": "x y"], ["name": "h", "value": ""],
+            ["name": "g", "value": "x y"], ["name": "h", "value": ""], ["name": "i", "value": "% f"],
         ])
         #expect((requests.last?["queryString"] as? [[String: String]]) == [], "a ? in the fragment starts no query")
         // And the independent reader accepts the archive
