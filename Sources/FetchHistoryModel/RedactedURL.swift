@@ -3,7 +3,7 @@ import FoundationEssentials
 /// A URL with its secrets replaced by `***`, safe to store and print.
 ///
 /// - The user name and password are replaced.
-/// - Query (and fragment) parameters whose name looks secret have their
+/// - Query (and fragment) parameters (separated by `&` or `;`) whose name looks secret have their
 ///   value replaced: the name, percent-decoded and lower-cased, is or ends
 ///   with one of `secretNames` — so `X-Api-Key` and `client_secret` are
 ///   caught as well as `token`. Matching by suffix errs on the side of
@@ -70,13 +70,17 @@ public struct RedactedURL: Hashable, Sendable, CustomStringConvertible {
             + (fragment.map { "#" + Self.redactParameters(String($0)) } ?? "")
     }
 
-    /// Replaces the values of secret-looking `name=value` pairs in an
-    /// `&`-separated, percent-encoded list, leaving everything else as it was.
+    /// Replaces the values of secret-looking `name=value` pairs in a
+    /// percent-encoded list, leaving everything else as it was. Pairs are
+    /// separated by `&`, and by `;` too, as HTML 4 told servers to accept
+    /// (and some still do): `?a=1;token=abc` would otherwise keep its token.
     static func redactParameters(_ list: String) -> String {
-        list.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let name = pair[..<equals]
-            return isSecret(String(name)) ? name + "=***" : String(pair)
+        list.split(separator: "&", omittingEmptySubsequences: false).map { pairs in
+            pairs.split(separator: ";", omittingEmptySubsequences: false).map { pair -> String in
+                guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+                let name = pair[..<equals]
+                return isSecret(String(name)) ? name + "=***" : String(pair)
+            }.joined(separator: ";")
         }.joined(separator: "&")
     }
 

@@ -230,6 +230,8 @@ import FoundationNetworking
         ("https://h/n?page=1#access_token=abc&state=x", "https://h/n?page=1#access_token=***&state=x"),
         ("https://u:p@h:8443/n?token=t&token=u", "https://***:***@h:8443/n?token=***&token=***"),
         ("https://h/n?a=1&&token=x&flag&=y", "https://h/n?a=1&&token=***&flag&=y"),
+        // `;` separates parameters too, for servers that read it so
+        ("https://h/n?a=1;token=abc&b=2;key=k;c", "https://h/n?a=1;token=***&b=2;key=***;c"),
     ])
     func secretsAreReplaced(_ original: String, _ redacted: String) throws {
         #expect(RedactedURL(try #require(URL(string: original))).description == redacted)
