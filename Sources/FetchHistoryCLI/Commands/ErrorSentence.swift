@@ -54,6 +54,7 @@ enum ErrorSentence {
     private static func describe(_ error: OutputError) -> String {
         switch error {
         case .cannotWrite(let target, let failure): "cannot write \(target): \(failure.reason)"
+        case .isTheHistory(let target): "will not write \(target): it is the history being read; choose another --output"
         }
     }
 

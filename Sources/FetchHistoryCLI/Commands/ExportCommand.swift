@@ -78,7 +78,7 @@ struct ExportCommand: HistoryCommand {
 
     @MainActor func run() async throws {
         try await database.reading { history in
-            try await AtomicFile.write(to: output) { try await write(history, to: $0) }
+            try await AtomicFile.write(to: output, sparing: database.filePath) { try await write(history, to: $0) }
         }
     }
 

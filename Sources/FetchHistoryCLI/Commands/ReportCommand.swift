@@ -54,7 +54,7 @@ struct ReportCommand: HistoryCommand {
         let output = output ?? (format == .junit ? "report.xml" : "report.html")
         let count = try await database.reading { history in
             var count = 0
-            try await AtomicFile.write(to: output) { count = try await write(history, to: $0) }
+            try await AtomicFile.write(to: output, sparing: database.filePath) { count = try await write(history, to: $0) }
             return count
         }
         // The file's name was perhaps not typed: say where the report went.

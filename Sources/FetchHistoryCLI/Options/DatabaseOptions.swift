@@ -96,6 +96,12 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Whether this run reads the default history before it was made (see `reading`).
+    /// The history's file, when it is one (not a server).
+    var filePath: String? {
+        guard case .file(let path)? = try? location() else { return nil }
+        return path
+    }
+
     var isFirstRun: Bool {
         guard case .file(let path)? = try? location() else { return false }
         return isFirstRun(path)

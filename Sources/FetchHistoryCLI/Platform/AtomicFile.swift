@@ -8,7 +8,8 @@ struct AtomicFile {
     let temporaryPath: String
     let descriptor: Int32
 
-    init(path: String) throws {
+    /// - Parameter mode: the permissions the file gets; an ordinary file's (0666 less the umask) when nil.
+    init(path: String, mode: mode_t? = nil) throws {
         self.path = path
         let (folder, name) = path.folderAndName
         var template = Array(((folder.isEmpty ? "." : folder) + "/.\(name).XXXXXX").utf8CString)
@@ -16,10 +17,10 @@ struct AtomicFile {
         guard descriptor >= 0 else {
             throw OutputError.cannotWrite(target: path, SystemError.ofLastCall)
         }
-        // mkstemp makes the file 0600; an export is an ordinary file.
+        // mkstemp makes the file 0600; an export is an ordinary file, or keeps the mode of the one it replaces.
         let mask = umask(0)
         umask(mask)
-        fchmod(descriptor, 0o666 & ~mask)
+        fchmod(descriptor, mode ?? 0o666 & ~mask)
         self.descriptor = descriptor
         self.temporaryPath = String(cString: template.map { $0 })
     }
@@ -42,9 +43,33 @@ extension AtomicFile {
     /// Runs `write` on standard output when `path` is nil or `-`, else on
     /// the file at `path`, written under a temporary name and renamed when
     /// `write` returns: a failure leaves no half-written file there.
-    @MainActor static func write(to path: String?, _ write: (OutputStream) async throws -> Void) async throws {
+    ///
+    /// Only a regular file (or none yet) is replaced that way, and through a
+    /// symbolic link the file it names, keeping the link and the file's
+    /// permissions. Anything else — `/dev/stdout`, `/dev/null`, a named pipe,
+    /// a shell's `>(gzip)` — is opened and written as it is: renaming over it
+    /// would put a file where the device or pipe was. The history being read
+    /// (`history`, its file's path) is never written over.
+    @MainActor static func write(to path: String?, sparing history: String?, _ write: (OutputStream) async throws -> Void) async throws {
         guard let path, path != "-" else { return try await write(.standardOutput()) }
-        let file = try AtomicFile(path: path)
+        var target = stat(), held = stat()
+        let exists = stat(path, &target) == 0
+        if exists, let history, stat(history, &held) == 0, held.st_dev == target.st_dev, held.st_ino == target.st_ino {
+            throw OutputError.isTheHistory(target: path)
+        }
+        if exists, target.st_mode & S_IFMT != S_IFREG {
+            let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            guard descriptor >= 0 else { throw OutputError.cannotWrite(target: path, SystemError.ofLastCall) }
+            defer { close(descriptor) }
+            return try await write(OutputStream(descriptor: descriptor, name: path))
+        }
+        // Through a symbolic link, the file it names is replaced; the link stays.
+        var named = path
+        if exists, let resolved = realpath(path, nil) {
+            named = String(cString: resolved)
+            free(resolved)
+        }
+        let file = try AtomicFile(path: named, mode: exists ? target.st_mode & 0o7777 : nil)
         do {
             try await write(OutputStream(descriptor: file.descriptor, name: path))
             try file.commit()

@@ -8,6 +8,8 @@ struct OutputClosed: Error {}
 enum OutputError: Error {
     /// Writing to `target` (a file's path, or "standard output") failed.
     case cannotWrite(target: String, SystemError)
+    /// `target` is the history being read: writing there would destroy it.
+    case isTheHistory(target: String)
 }
 
 /// Buffered writes to a file descriptor, so millions of rows are written in
