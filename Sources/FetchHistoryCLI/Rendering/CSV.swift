@@ -18,6 +18,13 @@ enum CSV {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) else {
             return text
         }
-        return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+        // Scalar by scalar: a quote followed by a combining mark is one Character, and splitting
+        // on Characters would leave that quote undoubled.
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" { out.unicodeScalars.append("\"") }
+            out.unicodeScalars.append(scalar)
+        }
+        return out + "\""
     }
 }
