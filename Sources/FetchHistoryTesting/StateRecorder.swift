@@ -88,17 +88,20 @@ public final class StateRecorder<State: Equatable & Sendable> {
     }
 
     /// The projected state, observed: the first change after this schedules
-    /// a turn on the main actor that records the state then.
+    /// a turn on the main actor that records the state then, stamped with
+    /// the time of the change (the clock may have moved on by the turn).
     private func observe() -> State {
-        withObservationTracking(project) { [weak self] in
-            Task { @MainActor [weak self] in self?.recordChange() }
+        let now = now
+        return withObservationTracking(project) { [weak self] in
+            let changedAt = now()
+            Task { @MainActor [weak self] in self?.recordChange(at: changedAt) }
         }
     }
 
-    private func recordChange() {
+    private func recordChange(at offset: Duration) {
         let state = observe()
         guard state != events.last?.state else { return }
-        events.append(Recorded(offset: now(), state: state))
+        events.append(Recorded(offset: offset, state: state))
         let waiting = arrivals.values
         arrivals.removeAll()
         for arrival in waiting { arrival.resume() }

@@ -92,6 +92,22 @@ import Testing
         recorder.expectNoMoreChanges()
     }
 
+    @Test func aStateIsStampedWhenItChangedNotWhenItsTurnCame() async throws {
+        // Given a recorder on a clock the test moves itself
+        let clock = ManualClock()
+        let counter = Counter()
+        let recorder = StateRecorder(clock: clock) { counter.value }
+
+        // When the state changes at 0 s and the clock moves on before the recorder's turn comes
+        counter.value = 1
+        clock.advance(by: .seconds(1))
+
+        // Then the state is stamped 0 s: when it changed
+        #expect(try await recorder.next() == 0)
+        #expect(try await recorder.next() == 1)
+        #expect(recorder.events == [.next(.zero, 0), .next(.zero, 1)])
+    }
+
     @Test func eachStateIsStampedWithTheClockWhenRecorded() async throws {
         let clock = TestClock()
         let counter = Counter()
