@@ -88,6 +88,24 @@ struct ExportImportTests {
         #expect(try await sandbox.exportedRecords() == ExportRecord.oldestFirst(Fixtures.standard.map(Fixtures.asRead)))
     }
 
+    @Test(arguments: ["json", "jsonl"])
+    func aByteOrderMarkBeforeTheRecordsIsPassedOver(format: String) async throws {
+        // Given an export saved by an editor that starts UTF-8 text with a byte order mark
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+        let export = try await sandbox.succeed("export", "--format", format).standardOutputData
+        let file = sandbox.path("marked.\(format)")
+        try (Data([0xEF, 0xBB, 0xBF]) + export).write(to: URL(fileURLWithPath: file))
+
+        // When imported into an empty history
+        let copy = sandbox.path("copy.sqlite")
+        let imported = try await sandbox.run("import", "--database", copy, file)
+
+        // Then every record is read, and exported again it is the export before the mark
+        #expect(imported.status == 0 && imported.standardOutput.contains("\(Fixtures.standard.count) added"), "\(imported)")
+        #expect(try await sandbox.succeed("export", "--database", copy, "--format", format).standardOutputData == export)
+    }
+
     @Test func importOfAMissingFileFailsWithoutCreatingTheDatabase() async throws {
         // Given no database and no input file
         let sandbox = try Sandbox()

@@ -65,6 +65,7 @@ public struct FetchRecordReader {
 
     private func readRecords(_ body: (ParsedRecord) throws -> Void) throws {
         var stream = RecordStream(input: InputBuffer(source: source, chunkSize: chunkSize))
+        try stream.skipByteOrderMark()
         guard let first = try stream.nextByte(skippingNewlines: true) else { return }
         if first == UInt8(ascii: "[") {
             try stream.readArray(body)

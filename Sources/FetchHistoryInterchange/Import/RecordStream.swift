@@ -81,6 +81,16 @@ struct RecordStream {
         }
     }
 
+    /// Passes a UTF-8 byte order mark at the very start, which some editors
+    /// write (Windows' Notepad, Excel's "UTF-8" text): the records follow it.
+    mutating func skipByteOrderMark() throws {
+        while input.bytes.count - position < 3, !input.sourceEnded {
+            _ = try input.refill(keepingFrom: position)
+            position = 0
+        }
+        if input.bytes[position...].starts(with: [0xEF, 0xBB, 0xBF]) { position += 3 }
+    }
+
     /// Skips white space, reading more as needed, and returns the byte after
     /// it (left unread); nil at the end of the input.
     mutating func nextByte(skippingNewlines newlines: Bool) throws -> UInt8? {
