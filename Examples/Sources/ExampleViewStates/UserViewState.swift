@@ -16,6 +16,11 @@ public final class UserViewState {
 
     public private(set) var phase: Phase = .idle
     @ObservationIgnored public private(set) var task: Task<Void, Never>?
+    /// Which load owns the screen: a load, or cancel, makes a new one. A
+    /// source may answer after it was cancelled, and a slow hint may wake
+    /// before its load's cancellation reaches it; neither writes to a screen
+    /// a newer load owns.
+    @ObservationIgnored private var generation = 0
 
     @ObservationIgnored private let api: any UserAPI
     @ObservationIgnored private let clock: any Clock<Duration>
@@ -30,6 +35,8 @@ public final class UserViewState {
     /// Loads user `id`, cancelling a load still in flight.
     public func load(id: Int) {
         task?.cancel()
+        generation += 1
+        let current = generation
         phase = .loading
         // The hint's deadline is fixed at the tap, not when its task first
         // runs: the screen turns slow `slowAfter` after the user asked, and a
@@ -38,15 +45,17 @@ public final class UserViewState {
         task = Task {
             let slowHint = Task {
                 try await slowDeadline()
-                if phase == .loading { phase = .slow }
+                if generation == current, phase == .loading { phase = .slow }
             }
             defer { slowHint.cancel() }
             do {
                 let user = try await api.user(id: id)
+                guard generation == current else { return }
                 phase = .loaded(user)
-            } catch is CancellationError {
-                // A newer load, or cancel, owns the screen now.
             } catch {
+                // Cancelled, however the source says so (CancellationError, or URLError
+                // .cancelled from URLSession on Linux): a newer load, or cancel, owns the screen.
+                guard generation == current, !Task.isCancelled else { return }
                 phase = .failed("Could not load user \(id)")
             }
         }
@@ -54,6 +63,7 @@ public final class UserViewState {
 
     public func cancelButtonTapped() {
         task?.cancel()
+        generation += 1
         phase = .idle
     }
 

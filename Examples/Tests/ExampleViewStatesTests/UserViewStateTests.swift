@@ -71,6 +71,40 @@ import Testing
         #expect(await api.pendingCount == 0, "the older call was cancelled")
     }
 
+    @Test func anOlderLoadThatAnswersAnywayNeverOverwritesTheNewerOne() async throws {
+        // Given a source that keeps answering calls after they were cancelled, as a real one may
+        let api = ContinuationStub<Int, User>(honoursCancellation: false)
+        let clock = ManualClock()
+        let viewState = UserViewState(api: api, clock: clock, slowAfter: .seconds(2))
+        let phases = StateRecorder(clock: clock) { viewState.phase }
+
+        // When user 1 is loaded, then user 7 a second later
+        viewState.load(id: 1)
+        try await api.waitUntilCalled()
+        let older = viewState.task
+        clock.advance(by: .seconds(1))
+        viewState.load(id: 7)
+        try await api.waitUntilCalled(times: 2)
+
+        // And the first load's hint deadline (2 s) passes, then its answer comes, late
+        clock.advance(by: .seconds(1))
+        #expect(await api.resume(call: 1, returning: User(id: 1, name: "Old")))
+        _ = try await withTimeout { await older?.value }
+
+        // Then the screen is still the newer load's: no hint at 2 s, no old user
+        #expect(viewState.phase == .loading)
+        #expect(try await phases.next() == .idle)
+        #expect(try await phases.next() == .loading)
+        // And the newer load's own hint comes at 3 s, then its user
+        try await clock.waitUntilSleeping()
+        clock.advance(by: .seconds(1))
+        #expect(try await phases.next() == .slow)
+        #expect(await api.resume(call: 2, returning: ada))
+        #expect(try await phases.next() == .loaded(ada))
+        #expect(phases.events.map(\.offset) == [.zero, .zero, .seconds(3), .seconds(3)])
+        phases.expectNoMoreChanges()
+    }
+
     @Test func aFailureNamesTheUser() async throws {
         let api = ContinuationStub<Int, User>()
         let viewState = UserViewState(api: api, clock: ManualClock())
