@@ -67,7 +67,8 @@ public final class URLProtocolStub: Sendable {
     /// The `number`th request (1 for the first), waiting for it to arrive;
     /// fails with `TimeoutError` after `limit` of real time.
     public func waitForRequest(_ number: Int = 1, limit: Duration = TimeoutError.defaultLimit) async throws -> URLRequest {
-        try await withTimeout(limit) { [log] in await log.request(number) }
+        precondition(number >= 1, "waitForRequest(\(number)): requests are counted from 1")
+        return try await withTimeout(limit) { [log] in await log.request(number) }
     }
 
     fileprivate func receive(_ request: URLRequest) async throws -> StubbedResponse {

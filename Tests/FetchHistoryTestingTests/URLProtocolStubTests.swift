@@ -23,6 +23,16 @@ import FoundationNetworking
         #expect(first.url?.path == "/1")
     }
 
+    @Test func askingForRequestZeroStopsWithAMessageThatSaysRequestsCountFromOne() async {
+        // A programming mistake in the test: it ends the process (here a child the exit test runs),
+        // with a message, rather than reading before the first request
+        let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try? await URLProtocolStub { _ in .ok("1") }.waitForRequest(0, limit: .seconds(5))
+        }
+        let message = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("waitForRequest(0): requests are counted from 1"), "\(message)")
+    }
+
     @Test func theRequestsStreamGivesEveryRequestInArrivalOrder() async throws {
         // Given a stub that has answered /1 then /2
         let stub = URLProtocolStub { _ in .ok("1") }
