@@ -59,6 +59,27 @@ struct HTTPAnswerValueTests {
         #expect(result.lines == exported.lines, "\(result)")
     }
 
+    @Test func theDeepestAnswerFetchRecordsIsImportedBackFromItsExport() async throws {
+        // Given a server answering arrays nested 64 deep, the most an answer may be
+        let nested = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        let server = try Self.server(answering: [.answer(status: 200, contentType: "application/json", body: Data(nested.utf8))])
+        defer { server.stop() }
+        let sandbox = try Sandbox()
+
+        // When fetched, exported, and the export imported into a new history
+        try await sandbox.succeed("fetch", "--source", server.url("/deep"))
+        let exported = try await sandbox.succeed("export", "--format", "jsonl").standardOutput
+        #expect(exported.contains(#""value":\#(nested)"#), "\(exported)")
+        let file = sandbox.path("deep.jsonl")
+        try exported.write(toFile: file, atomically: true, encoding: .utf8)
+        let copy = sandbox.path("copy.sqlite")
+        let imported = try await sandbox.run("import", "--database", copy, file)
+
+        // Then the import takes it, and exports it the same: the record around the value adds no depth
+        #expect(imported.status == 0, "\(imported)")
+        #expect(try await sandbox.succeed("export", "--database", copy, "--format", "jsonl").standardOutput == exported)
+    }
+
     @Test func aBodyThatIsNeitherJSONNorANumberFailsNamingItsFirstCharactersAndItsType() async throws {
         // Given a server answering an HTML page holding an escape sequence, text with no
         // Content-Type, a long line of text, and nothing at all

@@ -40,15 +40,18 @@ struct RecordFields {
             } else {
                 let key = try parser.key()
                 keyOffset = key.start - 1
+                // A field's value is parsed as if on its own (depth 0): its nesting is what counts,
+                // not the record around it, so a value `fetch` took from a body (parsed from depth 0)
+                // imports back whatever its nesting.
                 guard let known = try Self.slot(of: key, in: parser) else {
-                    _ = try parser.value(depth: 1)
+                    _ = try parser.value(depth: 0)
                     let name = try parser.string(key)
                     guard unknown.insert(name).inserted else { throw parser.error("the key '\(name)' appears twice", at: keyOffset) }
                     continue
                 }
                 slot = known
             }
-            let value = try parser.value(depth: 1)
+            let value = try parser.value(depth: 0)
             next = slot.rawValue + 1
             guard slots[slot.rawValue] == nil else {
                 throw parser.error("the key '\(slot.name)' appears twice", at: keyOffset)
