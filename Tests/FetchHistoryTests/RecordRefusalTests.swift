@@ -110,6 +110,11 @@ struct RecordRefusalTests {
              message: "'endedAt' is not an ISO 8601 UTC time: 2025-11-22 10:00:00.030"),
         Edit(base: .succeeded, from: #""tappedAt":"\#(startText)""#, to: #""tappedAt":"2025-11-22""#,
              message: "'tappedAt' is not an ISO 8601 UTC time: 2025-11-22"),
+        // Times an offset takes outside years 0000–9999: exported in UTC, they could not come back
+        Edit(base: .succeeded, from: #""startedAt":"\#(startText)""#, to: #""startedAt":"0000-01-01T00:00:00.000+01:00""#,
+             message: "'startedAt' is outside years 0000 to 9999 in UTC: 0000-01-01T00:00:00.000+01:00"),
+        Edit(base: .succeeded, from: #""endedAt":"\#(endText)""#, to: #""endedAt":"9999-12-31T23:30:00.000-01:00""#,
+             message: "'endedAt' is outside years 0000 to 9999 in UTC: 9999-12-31T23:30:00.000-01:00"),
         // An end exactly for an ended outcome, a duration exactly with an end
         Edit(base: .succeeded, from: #""endedAt":"\#(endText)","durationMs":30"#, to: #""endedAt":null,"durationMs":null"#,
              message: "'endedAt' is missing for a succeeded fetch"),

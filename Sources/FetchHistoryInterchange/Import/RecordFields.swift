@@ -250,8 +250,14 @@ struct RecordFields {
         return id
     }
 
+    /// The times an export can write as import reads them: years 0000 to 9999, in UTC.
+    private static let writableTimes = Timestamp.daysSince1970(year: 0, month: 1, day: 1) * 86_400_000
+        ..< Timestamp.daysSince1970(year: 10_000, month: 1, day: 1) * 86_400_000
+
     /// An ISO 8601 time that names its zone (`Z` or an offset): an export
-    /// never depends on the importing machine's zone.
+    /// never depends on the importing machine's zone. One that its offset
+    /// takes outside years 0000–9999 is refused: exported in UTC, it could
+    /// not be imported again.
     private func time(_ key: RecordKey) throws(RecordError) -> Timestamp? {
         let parsed = try withUTF8(key) { text -> Timestamp? in
             guard let written = ISO8601DateTime(utf8: text), let offset = written.zoneOffsetMilliseconds else { return nil }
@@ -259,6 +265,9 @@ struct RecordFields {
         }
         guard let parsed else { return nil }
         guard let parsed else { throw RecordError(message: "'\(key.name)' is not an ISO 8601 UTC time: \(try required(key).prefix(40))") }
+        guard Self.writableTimes.contains(parsed.millisecondsSince1970) else {
+            throw RecordError(message: "'\(key.name)' is outside years 0000 to 9999 in UTC: \(try required(key).prefix(40))")
+        }
         return parsed
     }
 }
