@@ -113,7 +113,8 @@ struct ReportTests {
         // Given a failure whose error holds a line break that reads like a details line, from a 5,000-character URL
         let sandbox = try Sandbox()
         let source = "https://h.example/" + String(repeating: "p", count: 5_000)
-        try await sandbox.importRecords([.make("failed", id: Ids.fetch(1), source: source, at: Fixtures.day0, error: "boom\nHTTP 200 · 5 bytes")])
+        let host = "build-agent-" + String(repeating: "h", count: 188)
+        try await sandbox.importRecords([.make("failed", id: Ids.fetch(1), source: source, at: Fixtures.day0, error: "boom\nHTTP 200 · 5 bytes", host: host)])
 
         // When reported
         let page = try await Self.page(sandbox)
@@ -124,6 +125,10 @@ struct ReportTests {
         #expect(!details.contains("\nHTTP 200"), "no line of its own")
         #expect(details.contains("failed · https://h.example/" + String(repeating: "p", count: 102) + "… (4898 more characters)"), "\(details)")
         #expect(page.count < 20_000, "the URL is not repeated whole: \(page.count) characters")
+        // And the host is cut as the source is; the lane's label, id first, is cut at 34 characters and whole in its tooltip
+        #expect(details.contains("host " + String(host.prefix(120)) + "… (80 more characters)"), "\(details)")
+        let label = "\(Ids.session(1).prefix(8)) · \(host)"
+        #expect(page.contains("<title>\(label)</title>\(label.prefix(34))</text>"), "\(page.components(separatedBy: "lane-label").last?.prefix(300) ?? "")")
     }
 
     @Test func filtersChooseTheFetchesAndAnEmptyResultSaysSo() async throws {

@@ -55,4 +55,22 @@ struct HTMLReportTests {
         #expect(ReportFormat.details(of: fetch(.failed("HTTP 503"), SourceResponse(status: 503, bytes: 1))).hasSuffix("\nHTTP 503 · 1 byte"))
         #expect(ReportFormat.details(of: fetch(.succeeded(7), SourceResponse(status: 200, bytes: 2_048))).hasSuffix("\nHTTP 200 · 2,048 bytes"))
     }
+
+    @Test func aLaneIsCalledByItsSessionFirstAndItsHostWhereNoHeadingNamesIt() {
+        func lane(session: String?, host: String) -> Timeline.Lane {
+            Timeline.Lane(session: session, group: host, count: 1, bars: [], columns: [:])
+        }
+        #expect(Timeline.label(of: lane(session: "0e8a1e00", host: "ci-7"), underHeading: false) == "0e8a1e00 · ci-7")
+        #expect(Timeline.label(of: lane(session: "0e8a1e00", host: "ci-7"), underHeading: true) == "session 0e8a1e00")
+        #expect(Timeline.label(of: lane(session: "0e8a1e00", host: ""), underHeading: false) == "session 0e8a1e00")
+        #expect(Timeline.label(of: lane(session: nil, host: "ci-7"), underHeading: false) == "ci-7")
+        #expect(Timeline.label(of: lane(session: nil, host: ""), underHeading: false) == "(host not known)")
+    }
+
+    @Test func fetchesThatNeverEndedAreHalfHeightInTheLegendAsOnTheTimeline() {
+        #expect(HTMLPage.badge(.succeeded).contains("y=\"1\" width=\"16\" height=\"8\""))
+        for status in [FetchStatus.interrupted, .running] {
+            #expect(HTMLPage.badge(status).contains("y=\"3\" width=\"16\" height=\"4\""), "\(status)")
+        }
+    }
 }

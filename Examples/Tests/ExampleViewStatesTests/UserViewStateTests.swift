@@ -105,6 +105,23 @@ import Testing
         phases.expectNoMoreChanges()
     }
 
+    @Test func anAnswerAfterCancelLeavesTheScreenIdle() async throws {
+        // Given a load whose source keeps answering after it was cancelled
+        let api = ContinuationStub<Int, User>(honoursCancellation: false)
+        let viewState = UserViewState(api: api, clock: ManualClock())
+        viewState.load(id: 7)
+        try await api.waitUntilCalled()
+        let load = viewState.task
+
+        // When the user cancels, and the answer comes anyway
+        viewState.cancelButtonTapped()
+        #expect(await api.resume(returning: ada))
+        _ = try await withTimeout { await load?.value }
+
+        // Then the screen stays as cancel left it
+        #expect(viewState.phase == .idle)
+    }
+
     @Test func aFailureNamesTheUser() async throws {
         let api = ContinuationStub<Int, User>()
         let viewState = UserViewState(api: api, clock: ManualClock())

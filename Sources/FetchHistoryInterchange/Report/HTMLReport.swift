@@ -212,7 +212,6 @@ package struct HTMLReport {
             lanes: drawn, columnMilliseconds: width, aggregated: !detailed, note: note
         )
     }
-
 }
 
 extension UUID {
