@@ -29,14 +29,13 @@ extension PostgresConnectionSettings {
 
     /// Reads `url` as libpq would, completing it from `system`.
     public init(url: String, system: System = .current) throws(PostgresURLError) {
+        // The scheme in any case, as RFC 3986 reads schemes (libpq 15 itself
+        // takes lower case only, and reads `Postgres://…` as a database name).
         var rest = Substring(url)
-        if rest.hasPrefix("postgresql://") {
-            rest = rest.dropFirst("postgresql://".count)
-        } else if rest.hasPrefix("postgres://") {
-            rest = rest.dropFirst("postgres://".count)
-        } else {
-            throw .notAServerURL
-        }
+        guard let schemeEnd = rest.firstRange(of: "://"),
+              ["postgres", "postgresql"].contains(rest[..<schemeEnd.lowerBound].lowercased())
+        else { throw .notAServerURL }
+        rest = rest[schemeEnd.upperBound...]
         var query: Substring = ""
         if let mark = rest.firstIndex(of: "?") {
             query = rest[rest.index(after: mark)...]

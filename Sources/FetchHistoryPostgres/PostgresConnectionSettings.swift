@@ -42,11 +42,6 @@ public struct PostgresConnectionSettings: Hashable, Sendable {
     /// How long connecting may take (`connect_timeout`, whole seconds).
     public var connectTimeout: Duration?
 
-    /// Whether `text` names a PostgreSQL server rather than a file.
-    public static func isServerURL(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
-    }
-
     /// `user@host:port/database`: the server as errors and output name it,
     /// never with a password.
     public var displayName: String {
@@ -94,7 +89,9 @@ public enum PostgresURLError: Error, Hashable, Sendable, CustomStringConvertible
         switch self {
         case .notAServerURL: "a server is named by a postgres:// or postgresql:// URL"
         case .badPercentEncoding(let part): "the URL's \(part) has a '%' that is not followed by two hexadecimal digits"
-        case .badPort(let port): "'\(port.prefix(20))' is not a port number (1-65535)"
+        // Only digits are repeated: a password holding '/' puts its end where the port goes.
+        case .badPort(let port) where !port.isEmpty && port.utf8.allSatisfy({ (48...57).contains($0) }): "'\(port.prefix(20))' is not a port number (1-65535)"
+        case .badPort: "the port is not a number (1-65535)"
         case .unknownParameter(let name):
             "the URL's parameter '\(name.prefix(40))' is not one of sslmode, sslrootcert, application_name, connect_timeout, host, port, user, dbname"
         case .badParameter(let name, let value):

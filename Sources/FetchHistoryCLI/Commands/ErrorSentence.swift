@@ -26,7 +26,7 @@ enum ErrorSentence {
     }
 
     private static func describe(_ error: DatabaseFileError) -> String {
-        switch error {
+        switch error.shown {
         case .homeNotSet:
             "HOME is not set, so there is no default database; pass --database PATH"
         case .noHistoryToRead(let path):
@@ -77,7 +77,8 @@ enum ErrorSentence {
     /// What to do when the companion is not beside this program. `swift run
     /// fetch-history` builds fetch-history alone, so from a SwiftPM build
     /// folder the exact command that works is the same one run through the
-    /// companion. Secrets in a URL argument are shown as `***`, as everywhere.
+    /// companion. Secrets in a URL argument are shown as `***`, as everywhere
+    /// (`DatabaseArgument.shown`).
     private static func missingCompanion(
         _ name: String, at path: String, in folder: String, arguments: [String], purpose: Companion.Purpose
     ) -> String {
@@ -85,11 +86,7 @@ enum ErrorSentence {
         guard folder.contains("/.build/") else {
             return missing + " (`swift build -c release` builds both; install them together)"
         }
-        let shown = arguments.map { argument in
-            guard argument.contains("://"), let url = URL(string: argument) else { return argument }
-            return RedactedURL(url).description
-        }
-        let command = (["swift", "run", name] + shown).map(ShellWord.quoted).joined(separator: " ")
+        let command = (["swift", "run", name] + arguments.map(DatabaseArgument.shown)).map(ShellWord.quoted).joined(separator: " ")
         return missing + "; `swift run` built only this program, so run `\(command)` (or `swift build` first)"
     }
 

@@ -14,3 +14,16 @@ enum DatabaseFileError: Error {
     /// `command` works on a local file only, and a server was named.
     case serverNotForCommand(String)
 }
+
+extension DatabaseFileError {
+    /// The error with its paths as they may be printed (`DatabaseArgument.shown`).
+    var shown: Self {
+        switch self {
+        case .homeNotSet, .serverNotForCommand: self
+        case .noHistoryToRead(let path): .noHistoryToRead(path: DatabaseArgument.shown(path))
+        case .noHistoryToChange(let path, let verb): .noHistoryToChange(path: DatabaseArgument.shown(path), verb: verb)
+        case .readOnlyToChange(let path): .readOnlyToChange(path: DatabaseArgument.shown(path))
+        case .cannotCreateFolder(let folder, let error): .cannotCreateFolder(DatabaseArgument.shown(folder), error)
+        }
+    }
+}

@@ -32,22 +32,24 @@ struct DatabaseOptions: ParsableArguments {
         // An empty value is usually an unset variable (`-d "$DB"`): refuse it
         // rather than silently writing to the default database.
         if database?.isEmpty == true { throw ValidationError("--database is empty; give the database file's path") }
+        // A URL that names no history is refused before anything is opened.
+        _ = try named()
     }
 
-    /// Where the history is: a file, or a team history on a server.
-    enum Location: Equatable {
-        case file(String)
-        /// A `postgres://` or `postgresql://` URL.
-        case server(String)
+    /// The history `--database`, else FETCH_HISTORY_DB, names; nil when
+    /// neither does.
+    func named(environment: (String) -> String? = Environment.variable) throws(ValidationError) -> DatabaseArgument? {
+        if let database { return try DatabaseArgument(database, option: "--database") }
+        guard let variable = environment("FETCH_HISTORY_DB"), !variable.isEmpty else { return nil }
+        return try DatabaseArgument(variable, option: "FETCH_HISTORY_DB")
     }
 
     /// The history from the option, the environment, or the XDG default.
-    func location(environment: (String) -> String? = Environment.variable) throws -> Location {
-        var given = database
-        if given == nil, let variable = environment("FETCH_HISTORY_DB"), !variable.isEmpty { given = variable }
-        if let given {
-            if Self.namesServer(given) { return .server(given) }
-            return .file(Self.expandTilde(given, environment: environment))
+    func location(environment: (String) -> String? = Environment.variable) throws -> DatabaseArgument {
+        switch try named(environment: environment) {
+        case .file(let path)?: return .file(Self.expandTilde(path, environment: environment))
+        case .server(let url)?: return .server(url)
+        case nil: break
         }
         // The XDG spec ignores relative values of XDG_DATA_HOME.
         if let dataHome = environment("XDG_DATA_HOME"), dataHome.hasPrefix("/") {
@@ -57,12 +59,6 @@ struct DatabaseOptions: ParsableArguments {
             throw DatabaseFileError.homeNotSet
         }
         return .file(home + "/.local/share/fetch-history/history.sqlite")
-    }
-
-    /// Whether a database argument is a server's URL (libpq's schemes)
-    /// rather than a file's path.
-    static func namesServer(_ argument: String) -> Bool {
-        argument.hasPrefix("postgres://") || argument.hasPrefix("postgresql://")
     }
 
     /// The history's file; a server is refused: `command` records into, or
@@ -82,7 +78,7 @@ struct DatabaseOptions: ParsableArguments {
     @MainActor func reading<T>(_ body: (any HistoryReader) async throws -> T) async throws -> T {
         switch try location() {
         case .file(let path) where isFirstRun(path):
-            StandardError.write("no history yet (it will be at \(path)); record the first fetch with `fetch-history fetch`\n")
+            StandardError.write("no history yet (it will be at \(DatabaseArgument.shown(path))); record the first fetch with `fetch-history fetch`\n")
             return try await body(try HistoryStore.inMemory().onCallersThread)
         case .file(let path): return try await body(try Self.openStoreForReading(path).onCallersThread)
         case .server(let url): return try await Self.withTeam(url, body)

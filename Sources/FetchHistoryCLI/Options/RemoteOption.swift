@@ -8,8 +8,10 @@ enum RemoteOption {
         guard let url = given ?? environment("FETCH_HISTORY_REMOTE").flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw ValidationError("say which team history: \(option) postgres://… or set FETCH_HISTORY_REMOTE")
         }
-        guard DatabaseOptions.namesServer(url) else {
-            throw ValidationError("\(option) takes a team history's postgres:// or postgresql:// URL")
+        let named = given == nil ? "FETCH_HISTORY_REMOTE" : option
+        let accepted = "a team history's postgres:// or postgresql:// URL"
+        guard case .server = try DatabaseArgument(url, option: named, accepts: accepted) else {
+            throw ValidationError("\(named) takes \(accepted), not a file's path")
         }
         return url
     }
