@@ -8,8 +8,9 @@ import Darwin
 
 /// What the store checks about a database file before SQLite touches it:
 /// SQLite itself would create a missing file 0644, write into a read-only
-/// file as root, and only find out much later that a file is not a database.
-/// POSIX calls only: file modes, `open(2)` and `read(2)`.
+/// file as root, and only find out much later that a file is not a database;
+/// and the files SQLite keeps beside it, which a reader must not leave
+/// behind. POSIX calls only: file modes, owners, `open(2)` and `read(2)`.
 enum DatabaseFile {
     /// Refuses a path that is a folder, a file that does not start with
     /// SQLite's header ("SQLite format 3\0"), a missing file unless it may be
@@ -47,6 +48,55 @@ enum DatabaseFile {
         var header = [UInt8](repeating: 0, count: 16)
         let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
         return count == 16 && header == Array("SQLite format 3\0".utf8)
+    }
+
+    // MARK: - Side files
+
+    /// The files SQLite keeps beside a WAL database while a connection has
+    /// it open (`-wal`, `-shm`), by inode: nil where there is none.
+    struct SideFiles: Equatable {
+        var log: UInt64?
+        var index: UInt64?
+
+        /// Both there: a writer has the history open, or left them.
+        var areBoth: Bool { log != nil && index != nil }
+    }
+
+    static func sideFiles(of path: String) -> SideFiles {
+        SideFiles(log: inode(path + "-wal"), index: inode(path + "-shm"))
+    }
+
+    /// Whether files this process creates beside `path` stay usable by the
+    /// database's owner: it is the owner, or root (SQLite gives what it
+    /// creates as root the database file's owner). Another user's `-wal`
+    /// and `-shm` would be theirs, and the owner's next write would fail
+    /// with "attempt to write a readonly database".
+    static func ownsSideFiles(of path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return true }
+        let user = geteuid()
+        return user == 0 || user == info.st_uid
+    }
+
+    /// Removes the side files of `path` that this process made since
+    /// `before` was taken: owned by it, and not there then. A reader that is
+    /// not the owner opens a history only through side files that exist;
+    /// should the writer have closed (and deleted them) in between, SQLite
+    /// makes new ones, which would stop the owner's next write.
+    static func removeSideFiles(of path: String, madeSince before: SideFiles) {
+        let now = sideFiles(of: path)
+        for (suffix, then, current) in [("-wal", before.log, now.log), ("-shm", before.index, now.index)] {
+            guard let current, current != then else { continue }
+            var info = stat()
+            if lstat(path + suffix, &info) == 0, info.st_uid == geteuid(), UInt64(info.st_ino) == current {
+                unlink(path + suffix)
+            }
+        }
+    }
+
+    private static func inode(_ path: String) -> UInt64? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? UInt64(info.st_ino) : nil
     }
 
     private static func folder(of path: String) -> String {

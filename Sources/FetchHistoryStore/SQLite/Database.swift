@@ -17,9 +17,26 @@ public final class Database {
         case create
     }
 
+    /// How a connection reaches the file and what SQLite keeps beside it:
+    /// the history store chooses for its readers (`HistoryStore.init`).
+    enum Reach {
+        /// As SQLite opens any file: through the `-wal` and `-shm` beside
+        /// it, made if they are missing.
+        case throughSideFiles
+        /// Through the `-wal` and `-shm` another user (the owner) made,
+        /// which were there when `before` was taken: any this connection
+        /// had to make itself are removed when it closes.
+        case throughOthersSideFiles(before: DatabaseFile.SideFiles)
+        /// The file alone, read as immutable (SQLite's `immutable=1`): no
+        /// lock is taken and nothing is made beside it. Only for reading a
+        /// WAL history that no connection has open.
+        case snapshot
+    }
+
     /// The path given to `init`, or `:memory:`.
     public let path: String
     public let access: Access
+    let reach: Reach
     let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
     private let lockWait: LockWait
@@ -48,15 +65,25 @@ public final class Database {
     /// Opens `path` (or `:memory:`) and sets the connection up: foreign
     /// keys, a busy timeout. Nothing is written: see `useWriteAheadLog()`.
     /// `HistoryStore` checks the file first (`DatabaseFile`).
-    package init(path: String, access: Access, lockWait: LockWait = .standard) throws(SQLiteError) {
+    package convenience init(path: String, access: Access, lockWait: LockWait = .standard) throws(SQLiteError) {
+        try self.init(path: path, access: access, reach: .throughSideFiles, lockWait: lockWait)
+    }
+
+    /// Opens `path` reached as `reach` says.
+    init(path: String, access: Access, reach: Reach, lockWait: LockWait) throws(SQLiteError) {
         var flags = SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX
         switch access {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
+        var name = path
+        if case .snapshot = reach {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+        }
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(name, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteError(code: code, connection: handle)
             sqlite3_close_v2(handle)
@@ -65,6 +92,7 @@ public final class Database {
         self.handle = handle
         self.path = path
         self.access = access
+        self.reach = reach
         self.lockWait = lockWait
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, lockWait.timeoutMilliseconds)
@@ -88,6 +116,24 @@ public final class Database {
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)
+        if case .throughOthersSideFiles(let before) = reach {
+            DatabaseFile.removeSideFiles(of: path, madeSince: before)
+        }
+    }
+
+    /// `path` as the path of a `file:` URI: "the characters '?', '#' and '%'
+    /// ... must be escaped" (sqlite.org/uri.html); the rest is taken as it is.
+    private static func uriEscaped(_ path: String) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     // MARK: - Statements

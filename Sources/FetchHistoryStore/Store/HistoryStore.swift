@@ -46,29 +46,8 @@ public final class HistoryStore: Sendable {
         path: String, access: Database.Access, migrator: Migrator, lockWait: Database.LockWait = .standard
     ) throws(HistoryError) {
         self.path = path
-        do {
-            if path != Self.inMemoryPath { try DatabaseFile.check(path, for: access) }
-            let database = try Database(path: path, access: access, lockWait: lockWait)
-            if access == .readOnly {
-                try migrator.verify(database)
-            } else {
-                // Refuses foreign and newer files before anything is written.
-                try migrator.migrate(database)
-                try database.useWriteAheadLog()
-            }
-            try database.registerProcessAliveFunction()
-            try database.registerTextSearchFunction()
-            connection = Connection(database)
-        } catch let failure as OpenFailure {
-            throw .cannotOpen(path: path, reason: failure)
-        } catch let error as MigrationError {
-            throw .cannotOpen(path: path, reason: OpenFailure(error))
-        } catch let error as SQLiteError {
-            throw .cannotOpen(path: path, reason: OpenFailure(error))
-        } catch {
-            // Nothing else is thrown above; kept for the compiler.
-            throw .cannotOpen(path: path, reason: .sqlite(SQLiteError(code: SQLITE_ERROR, message: "\(error)")))
-        }
+        let opening = Opening(path: path, access: access, migrator: migrator, lockWait: lockWait)
+        connection = Connection(try opening.open(), opening: opening)
     }
 
     /// Opens an existing history to read it, upgrading it first if an older
@@ -89,12 +68,78 @@ public final class HistoryStore: Sendable {
         }
     }
 
+    /// How the store opens its connection, kept to open it again.
+    ///
+    /// A reader must leave nothing beside a history that its owner could
+    /// not write (README, "Reading a history you do not own"). SQLite reads a
+    /// WAL database through the `-wal` and `-shm` beside it, and makes them
+    /// when they are missing; made by another user, they stop the owner's
+    /// next write ("attempt to write a readonly database"), and in a folder
+    /// the reader cannot write they cannot be made at all. So:
+    /// - the owner, or root, opens the file as SQLite does;
+    /// - another user opens it through the `-wal` and `-shm` when both are
+    ///   there (a writer has it open): SQLite's read-only WAL support
+    ///   (sqlite.org/wal.html#readonly), correct while the writer writes;
+    /// - with neither there, no connection has the history open and every
+    ///   commit is in the file itself: another user (or the owner, in a
+    ///   folder it cannot write) reads the file alone, as `immutable=1`,
+    ///   and goes over to the writer's files at the next read once they
+    ///   appear (`Connection`).
+    struct Opening: Sendable {
+        var path: String
+        var access: Database.Access
+        var migrator: Migrator
+        var lockWait: Database.LockWait
+
+        func open() throws(HistoryError) -> Database {
+            guard access == .readOnly, path != HistoryStore.inMemoryPath else { return try connect(.throughSideFiles) }
+            let sideFiles = DatabaseFile.sideFiles(of: path)
+            guard DatabaseFile.ownsSideFiles(of: path) else {
+                return try connect(sideFiles.areBoth ? .throughOthersSideFiles(before: sideFiles) : .snapshot)
+            }
+            do {
+                return try connect(.throughSideFiles)
+            } catch .cannotOpen(_, reason: .unreadable) where sideFiles.log == nil {
+                // The owner's history in a folder it cannot write.
+                return try connect(.snapshot)
+            }
+        }
+
+        private func connect(_ reach: Database.Reach) throws(HistoryError) -> Database {
+            do {
+                if path != HistoryStore.inMemoryPath { try DatabaseFile.check(path, for: access) }
+                let database = try Database(path: path, access: access, reach: reach, lockWait: lockWait)
+                if access == .readOnly {
+                    try migrator.verify(database)
+                } else {
+                    // Refuses foreign and newer files before anything is written.
+                    try migrator.migrate(database)
+                    try database.useWriteAheadLog()
+                }
+                try database.registerProcessAliveFunction()
+                try database.registerTextSearchFunction()
+                return database
+            } catch let failure as OpenFailure {
+                throw .cannotOpen(path: path, reason: failure)
+            } catch let error as MigrationError {
+                throw .cannotOpen(path: path, reason: OpenFailure(error))
+            } catch let error as SQLiteError where access == .readOnly && OpenFailure.isUnreadable(error) {
+                throw .cannotOpen(path: path, reason: .unreadable(error))
+            } catch let error as SQLiteError {
+                throw .cannotOpen(path: path, reason: OpenFailure(error))
+            } catch {
+                // Nothing else is thrown above; kept for the compiler.
+                throw .cannotOpen(path: path, reason: .sqlite(SQLiteError(code: SQLITE_ERROR, message: "\(error)")))
+            }
+        }
+    }
+
     /// A new, empty history that lives in memory: for tests and previews.
     public static func inMemory() throws(HistoryError) -> HistoryStore {
         try HistoryStore(path: inMemoryPath, access: .create)
     }
 
-    private static let inMemoryPath = ":memory:"
+    static let inMemoryPath = ":memory:"
 
     // MARK: - Access
 
@@ -150,13 +195,15 @@ extension HistoryStore {
     /// Unchecked Sendable: `database` is only touched by closures running on
     /// `queue`, one at a time.
     final class Connection: @unchecked Sendable {
-        private let database: Database
+        private var database: Database
+        private let opening: Opening
         private let queue = DispatchQueue(label: "fetch-history.store")
         /// Set on `queue`, to tell a reentrant call from a waiting one.
         private let key = DispatchSpecificKey<Bool>()
 
-        init(_ database: Database) {
+        init(_ database: Database, opening: Opening) {
             self.database = database
+            self.opening = opening
             queue.setSpecific(key: key, value: true)
         }
 
@@ -164,7 +211,7 @@ extension HistoryStore {
             // "Database methods are not reentrant" (GRDB): `queue.sync` from
             // the queue itself would deadlock, so it is refused with a name.
             guard DispatchQueue.getSpecific(key: key) == nil else { throw HistoryError.reentrantAccess(path: path) }
-            return try Self.naming(path) { try queue.sync { try body(database) } }
+            return try Self.naming(path) { try queue.sync { try body(current()) } }
         }
 
         func async<T: Sendable>(path: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -176,14 +223,24 @@ extension HistoryStore {
                 // caller may already be exiting the process.
                 queue.async { [weak self] in
                     let result: Result<T, any Error>
-                    if let database = self?.database {
-                        result = Result { try Self.naming(path) { try body(database) } }
+                    if let self {
+                        result = Result { try Self.naming(path) { try body(self.current()) } }
                     } else {
                         result = .failure(HistoryError.sqlite(path: path, SQLiteError(code: SQLITE_MISUSE, message: "the store was closed")))
                     }
                     continuation.resume(with: result)
                 }
             }
+        }
+
+        /// The connection, on `queue`. A snapshot sees nothing a writer
+        /// commits: once a writer has the history open (its `-wal` and
+        /// `-shm` are there), it is opened again, through them.
+        private func current() throws(HistoryError) -> Database {
+            if case .snapshot = database.reach, DatabaseFile.sideFiles(of: opening.path).areBoth {
+                database = try opening.open()
+            }
+            return database
         }
 
         /// Runs `body`, turning SQLite's errors into `HistoryError`s that

@@ -22,6 +22,10 @@ public enum OpenFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case needsUpgrade(found: Int, supported: Int)
     /// Opened for writing, and the file is read-only.
     case readOnly
+    /// Opened for reading, and SQLite could not open what it reads beside
+    /// the file: the `-wal` and `-shm` of a writer, not readable by this
+    /// user (`SQLITE_CANTOPEN` or `SQLITE_READONLY`).
+    case unreadable(SQLiteError)
     /// The file would be created in a folder its owner made read-only.
     case folderNotWritable
     /// SQLite found the file damaged (`SQLITE_CORRUPT` or `SQLITE_NOTADB`).
@@ -39,6 +43,12 @@ public enum OpenFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .olderSchema(let found, let supported): self = .needsUpgrade(found: found, supported: supported)
         case .foreignKeyViolation: self = .migrationFailed(error)
         }
+    }
+
+    /// Whether `error`, met opening a file to read it, means what
+    /// `unreadable` says.
+    static func isUnreadable(_ error: SQLiteError) -> Bool {
+        error.primaryCode == SQLITE_CANTOPEN || error.primaryCode == SQLITE_READONLY
     }
 
     init(_ error: SQLiteError) {
@@ -67,6 +77,8 @@ public enum OpenFailure: Error, Equatable, Sendable, CustomStringConvertible {
             "has schema version \(found) and needs upgrading to \(supported), but it is read-only; make it writable once so fetch-history can upgrade it"
         case .readOnly:
             "is read-only, so nothing can be recorded in it"
+        case .unreadable(let error):
+            "cannot be read: a program writing it keeps its -wal and -shm files beside it, and this user cannot open them (\(error.message))"
         case .folderNotWritable:
             "cannot be created: its folder is not writable"
         case .damaged(let error):
