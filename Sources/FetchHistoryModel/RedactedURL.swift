@@ -49,6 +49,16 @@ public struct RedactedURL: Hashable, Sendable, CustomStringConvertible {
     /// RedactedURL(text: "bob:pw@host/n?token=abc").description   // "***:***@host/n?token=***"
     /// ```
     package init(text: String) {
+        description = Self.hidingSecrets(in: text, userInfoEndsWithAuthority: false)
+    }
+
+    /// `text` with its user info and secret-looking parameters' values
+    /// replaced by `***`. The user info is all before the last `@` of the
+    /// authority (which ends at the first `/`, `?` or `#` after `://`) when
+    /// `userInfoEndsWithAuthority`, else before the last `@` ahead of the
+    /// query: `init(text:)` errs on the side of hiding, a filter
+    /// (`SourceMatch`) must keep a path's `@` as it is.
+    package static func hidingSecrets(in text: String, userInfoEndsWithAuthority: Bool) -> String {
         var rest = Substring(text)
         var fragment: Substring?
         if let hash = rest.firstIndex(of: "#") {
@@ -61,13 +71,30 @@ public struct RedactedURL: Hashable, Sendable, CustomStringConvertible {
             rest = rest[..<mark]
         }
         let authorityStart = rest.firstRange(of: "://")?.upperBound ?? rest.startIndex
-        if let at = rest[authorityStart...].lastIndex(of: "@") {
+        let authorityEnd = userInfoEndsWithAuthority ? rest[authorityStart...].firstIndex(of: "/") ?? rest.endIndex : rest.endIndex
+        if let at = rest[authorityStart..<authorityEnd].lastIndex(of: "@") {
             let userInfo = rest[authorityStart..<at]
             rest = rest[..<authorityStart] + (userInfo.contains(":") ? "***:***" : "***") + rest[at...]
         }
-        description = String(rest)
-            + (query.map { "?" + Self.redactParameters(String($0)) } ?? "")
-            + (fragment.map { "#" + Self.redactParameters(String($0)) } ?? "")
+        return String(rest)
+            + (query.map { "?" + redactParameters(String($0)) } ?? "")
+            + (fragment.map { "#" + redactParameters(String($0)) } ?? "")
+    }
+
+    /// `source` as recording stores it: a URL's user info and
+    /// secret-named parameters' values hidden, everything else byte for
+    /// byte; nil when it has nothing to hide, or is no URL (`random`, an
+    /// app's own name for its source). What `import` and `pull` apply to
+    /// each source, so that secrets enter the history by no door.
+    ///
+    /// ```swift
+    /// RedactedURL.hidingSecrets(ofSource: "https://bob:pw@h/?token=abc")  // "https://***:***@h/?token=***"
+    /// RedactedURL.hidingSecrets(ofSource: "https://h/n")                   // nil
+    /// ```
+    package static func hidingSecrets(ofSource source: String) -> String? {
+        guard source.contains("://") else { return nil }
+        let hidden = hidingSecrets(in: source, userInfoEndsWithAuthority: true)
+        return hidden == source ? nil : hidden
     }
 
     /// Replaces the values of secret-looking `name=value` pairs in a

@@ -23,7 +23,7 @@ extension PostgresHistory: TeamHistory {
             // All or nothing, as an import into a file: one transaction.
             try await transaction {
                 var summary = ImportSummary(added: 0, skipped: 0)
-                try await ImportedBatches.read(produce) { fetches, sessions in
+                summary.sourcesWithSecretsHidden = try await ImportedBatches.read(produce) { fetches, sessions in
                     let added = try await insert(fetches, sessions: sessions)
                     summary.added += added
                     summary.skipped += fetches.count - added
@@ -101,10 +101,13 @@ extension PostgresHistory: TeamHistory {
 enum ImportedBatches {
     static let size = 10_000
 
+    /// Returns how many distinct sources held secrets, hidden as recording
+    /// hides them before they were sent (`ImportSummary.sourcesWithSecretsHidden`).
     static func read(
         _ produce: @escaping @Sendable (_ insert: (Fetch) throws -> Void) throws -> Void,
         _ consume: ([Fetch], [Session]) async throws -> Void
-    ) async throws {
+    ) async throws -> Int {
+        let withSecrets = Mutex<Set<String>>([])
         let (stream, continuation) = AsyncThrowingStream<([Fetch], [Session]), any Error>.makeStream()
         let room = DispatchSemaphore(value: 2)
         let stopped = Stopped()
@@ -129,6 +132,11 @@ enum ImportedBatches {
             }
             do {
                 try produce { fetch in
+                    var fetch = fetch
+                    if let hidden = RedactedURL.hidingSecrets(ofSource: fetch.source) {
+                        withSecrets.withLock { _ = $0.insert(fetch.source) }
+                        fetch.source = hidden
+                    }
                     let record = records.count + 1
                     if let first = records.updateValue(record, forKey: fetch.id) {
                         records[fetch.id] = first
@@ -163,6 +171,7 @@ enum ImportedBatches {
             throw error
         }
         await waitFor(finished)
+        return withSecrets.withLock { $0.count }
     }
 
     /// Waits for the producer's thread to end, without blocking this one.

@@ -158,13 +158,46 @@ struct RecordRefusalTests {
         Edit(base: .failed, from: #""status":503"#, to: #""status":"503""#, message: "'status' must be a number, not a string"),
         // A script: a timeout not below zero; an end with its moment and what it needs
         Edit(base: .succeeded, from: #""timeoutMs":5000"#, to: #""timeoutMs":-5"#, message: "'timeoutMs' is negative"),
-        Edit(base: .succeeded, from: #""endedByAt":"\#(endText)""#, to: #""endedByAt":null"#, message: "'endedByAt' is missing"),
+        Edit(base: .succeeded, from: #""endedByAt":"\#(endText)""#, to: #""endedByAt":null"#,
+             message: "'endedBy' is 'answer' but 'endedByAt' is null"),
         Edit(base: .succeeded, from: #""endedBy":"answer""#, to: #""endedBy":"later""#,
-             message: "'endedBy' must be answer (with answerValue), failure (with answerError), cancel, fetch or timeout, not 'later'"),
-        Edit(base: .succeeded, from: #","answerValue":7"#, to: "",
-             message: "'endedBy' must be answer (with answerValue), failure (with answerError), cancel, fetch or timeout, not 'answer'"),
+             message: "'endedBy' must be answer, failure, cancel, fetch, timeout or null, not 'later'"),
+        Edit(base: .succeeded, from: #","answerValue":7"#, to: "", message: "'endedBy' is 'answer' but 'answerValue' is missing"),
         Edit(base: .failed, from: #""answerError":"HTTP 503""#, to: #""answerError":null"#,
-             message: "'endedBy' must be answer (with answerValue), failure (with answerError), cancel, fetch or timeout, not 'failure'"),
+             message: "'endedBy' is 'failure' but 'answerError' is null"),
+        // Fields that say otherwise than each other, as recording never writes them
+        Edit(base: .failed, from: #""endedBy":"failure""#, to: #""endedBy":"answer""#,
+             message: "'outcome' is failed but 'endedBy' is 'answer'"),
+        Edit(base: .succeeded, from: #""endedBy":"answer""#, to: #""endedBy":"failure""#,
+             message: "'outcome' is succeeded but 'endedBy' is 'failure'"),
+        Edit(base: .succeeded, from: #""endedBy":"answer","endedByAt":"\#(endText)""#, to: #""endedBy":null,"endedByAt":null"#,
+             message: "'outcome' is succeeded but 'endedBy' is null"),
+        Edit(base: .cancelled, from: #""endedBy":"fetch""#, to: #""endedBy":"cancel""#,
+             message: "'outcome' is cancelled (superseded) but 'endedBy' is 'cancel'"),
+        Edit(base: .cancelled, from: #""cancelReason":"superseded""#, to: #""cancelReason":"user""#,
+             message: "'outcome' is cancelled (user) but 'endedBy' is 'fetch'"),
+        Edit(base: .cancelled, from: #""endedBy":"fetch""#, to: #""endedBy":"timeout""#,
+             message: "'outcome' is cancelled (superseded) but 'endedBy' is 'timeout'"),
+        Edit(base: .interrupted, from: #""endedBy":null,"endedByAt":null"#, to: #""endedBy":"cancel","endedByAt":"\#(endText)""#,
+             message: "'outcome' is interrupted but 'endedBy' is 'cancel'"),
+        Edit(base: .succeeded, from: #""answerError":null"#, to: #""answerError":"HTTP 503""#,
+             message: "'endedBy' is 'answer' but 'answerError' is given"),
+        Edit(base: .failed, from: #""answerValue":null"#, to: #""answerValue":7"#,
+             message: "'endedBy' is 'failure' but 'answerValue' is given"),
+        Edit(base: .cancelled, from: #""answerValue":null"#, to: #""answerValue":7"#,
+             message: "'endedBy' is 'fetch' but 'answerValue' is given"),
+        Edit(base: .succeeded, from: #""answerValue":7"#, to: #""answerValue":8"#,
+             message: "'value' and 'answerValue' differ: the answer is what succeeded"),
+        Edit(base: .failed, from: #""answerError":"HTTP 503""#, to: #""answerError":"HTTP 500""#,
+             message: "'error' and 'answerError' differ: the failure is what was recorded"),
+        Edit(base: .interrupted, from: #""endedByAt":null"#, to: #""endedByAt":"\#(endText)""#,
+             message: "'endedByAt' is given but 'endedBy' is null"),
+        Edit(base: .succeeded, from: #""tappedAt":"\#(startText)""#, to: #""tappedAt":null"#,
+             message: "'timeoutMs' is given but 'tappedAt' is null: without a tap nothing was timed"),
+        Edit(base: .cancelled, from: #""status":null,"bytes":null"#, to: #""status":200,"bytes":1"#,
+             message: "'outcome' is cancelled but 'status' is given: only an answer has a status"),
+        Edit(base: .interrupted, from: #""status":null,"bytes":null"#, to: #""status":200,"bytes":1"#,
+             message: "'outcome' is interrupted but 'status' is given: only an answer has a status"),
         Edit(base: .succeeded, from: #""endedBy":"answer""#, to: #""endedBy":1"#, message: "'endedBy' must be a string, not a number"),
     ])
     func aRecordBreakingOneRuleIsRefusedWithItsMessage(_ edit: Edit) throws {
@@ -306,8 +339,10 @@ extension RecordRefusalTests {
             .replacingOccurrences(of: Self.idText, with: Self.idText.uppercased())
             .replacingOccurrences(of: Self.sessionText, with: Self.sessionText.uppercased())
             .replacingOccurrences(of: #""error":"HTTP 503""#, with: #""error":"HTTP \u0035\u004A""#)
+            .replacingOccurrences(of: #""answerError":"HTTP 503""#, with: #""answerError":"HTTP 5\u004A""#)
         var expected = fetch
         expected.outcome = .failed("HTTP 5J")
+        expected.script?.end?.cause = .failure("HTTP 5J")
 
         // When it is read
         // Then the ids are the same ids and the escape the same character

@@ -53,6 +53,7 @@ struct ImportCommand: HistoryCommand {
             }
         }
         print(Self.sentence(summary))
+        SecretsNote.write(command: "import", sources: summary.sourcesWithSecretsHidden)
     }
 
     /// Why nothing was imported from the input named `input` (a file's

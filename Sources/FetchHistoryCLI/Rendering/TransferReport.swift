@@ -9,6 +9,7 @@ enum TransferReport {
         case .text: try output.write(sentence(summary, pushed: pushed, server: server) + "\n")
         }
         try output.flush()
+        SecretsNote.write(command: "pull", sources: summary.sourcesWithSecretsHidden)
     }
 
     /// `pushed 10 fetches to ci@db:5432/team: 8 new, 2 already there`.

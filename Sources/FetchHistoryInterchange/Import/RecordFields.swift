@@ -112,24 +112,13 @@ struct RecordFields {
             response = SourceResponse(status: Int(httpStatus), bytes: byteCount)
         }
 
-        var script: FetchScript?
-        if let tappedAt = try time(.tappedAt) {
-            let timeout = try integer(.timeoutMs)
-            if let timeout, timeout < 0 { throw RecordError(message: "'timeoutMs' is negative") }
-            var end: FetchScript.End?
-            if let name = try string(.endedBy) {
-                let answerValue = fetchValue(.answerValue, keepingNull: name == "answer")
-                guard let at = try time(.endedByAt) else { throw RecordError(message: "'endedByAt' is missing") }
-                guard let cause = FetchEnd.Cause(
-                    name: name, value: answerValue, error: try string(.answerError)
-                ) else {
-                    throw RecordError(message: "'endedBy' must be answer (with answerValue), failure (with answerError), cancel, fetch or timeout, not '\(name.prefix(40))'")
-                }
-                end = FetchScript.End(cause: cause, at: at)
+        let reason = try reasonText.map { text throws(RecordError) in
+            guard let reason = CancelReason(rawValue: text) else {
+                throw RecordError(message: "'cancelReason' must be user, superseded or terminated, not '\(text.prefix(40))'")
             }
-            script = FetchScript(tappedAt: tappedAt, timeoutMilliseconds: timeout, end: end)
+            return reason
         }
-
+        let script = try script(endingAs: status, cancelReason: reason ?? .user)
         let isEnded = status != .running && status != .interrupted
         if isEnded != (endedAt != nil) {
             throw RecordError(message: isEnded ? "'endedAt' is missing for \(Self.aFetch(status))" : "'endedAt' must be null for \(Self.aFetch(status))")
@@ -142,7 +131,7 @@ struct RecordFields {
             throw RecordError(message: status == .succeeded ? "'value' is missing for a succeeded fetch" : "'value' must be null for \(Self.aFetch(status))")
         }
         if status != .failed, error != nil { throw RecordError(message: "'error' must be null for \(Self.aFetch(status))") }
-        if status != .cancelled, reasonText != nil {
+        if status != .cancelled, reason != nil {
             throw RecordError(message: "'cancelReason' must be null for \(Self.aFetch(status))")
         }
 
@@ -155,19 +144,87 @@ struct RecordFields {
         case .failed:
             guard let error else { throw RecordError(message: "'error' is missing for a failed fetch") }
             outcome = .failed(error)
-        case .cancelled:
-            guard let reason = CancelReason(rawValue: reasonText ?? CancelReason.user.rawValue) else {
-                throw RecordError(message: "'cancelReason' must be user, superseded or terminated, not '\(reasonText?.prefix(40) ?? "")'")
-            }
-            outcome = .cancelled(reason)
+        case .cancelled: outcome = .cancelled(reason ?? .user)
         case .timedOut: outcome = .timedOut
         case .interrupted: outcome = .interrupted
+        }
+        if response != nil, status != .succeeded, status != .failed {
+            throw RecordError(message: "'outcome' is \(status.rawValue) but 'status' is given: only an answer has a status")
+        }
+        switch (outcome, script?.end?.cause) {
+        case (.succeeded(let value)?, .answer(let answer)?) where answer != value:
+            throw RecordError(message: "'value' and 'answerValue' differ: the answer is what succeeded")
+        case (.failed(let error)?, .failure(let answer)?) where answer != error:
+            throw RecordError(message: "'error' and 'answerError' differ: the failure is what was recorded")
+        default: break
         }
         return Fetch(
             id: id, sessionID: session, source: source, startedAt: startedAt, endedAt: endedAt,
             durationMilliseconds: duration, outcome: outcome, response: response, script: script,
             host: try string(.host) ?? ""
         )
+    }
+
+    /// What the user and the source did (`tappedAt` … `answerError`), if
+    /// anything was recorded, refused where it says otherwise than the
+    /// outcome `status` (with `cancelReason`), as recording never writes
+    /// it: an answer ends in success, a failure in failure, a cancel tap in
+    /// a cancel (superseded: a fetch tap), a deadline in a timeout, and a
+    /// fetch running or interrupted has no end.
+    private func script(endingAs status: FetchStatus, cancelReason: CancelReason) throws(RecordError) -> FetchScript? {
+        let tappedAt = try time(.tappedAt)
+        let timeout = try integer(.timeoutMs)
+        let name = try string(.endedBy)
+        let endedAt = try time(.endedByAt)
+        // A succeeded fetch may have answered null itself.
+        let answerValue = fetchValue(.answerValue, keepingNull: name == "answer")
+        let answerError = try string(.answerError)
+        guard let tappedAt else {
+            let given: [(RecordKey, Bool)] = [
+                (.timeoutMs, timeout != nil), (.endedBy, name != nil), (.endedByAt, endedAt != nil),
+                (.answerValue, answerValue != nil), (.answerError, answerError != nil),
+            ]
+            if let (key, _) = given.first(where: \.1) {
+                throw RecordError(message: "'\(key.name)' is given but 'tappedAt' is null: without a tap nothing was timed")
+            }
+            return nil
+        }
+        if let timeout, timeout < 0 { throw RecordError(message: "'timeoutMs' is negative") }
+        let names = ["answer", "failure", "cancel", "fetch", "timeout"]
+        if let name, !names.contains(name) {
+            throw RecordError(message: "'endedBy' must be \(names.joined(separator: ", ")) or null, not '\(name.prefix(40))'")
+        }
+        let expected: String? = switch status {
+        case .running, .interrupted: nil
+        case .succeeded: "answer"
+        case .failed: "failure"
+        case .cancelled: cancelReason == .superseded ? "fetch" : "cancel"
+        case .timedOut: "timeout"
+        }
+        guard name == expected else {
+            let reason = status == .cancelled ? " (\(cancelReason.rawValue))" : ""
+            throw RecordError(message: "'outcome' is \(status.rawValue)\(reason) but 'endedBy' is \(name.map { "'\($0)'" } ?? "null")")
+        }
+        if name != "answer", answerValue != nil { throw RecordError(message: "'endedBy' is \(name.map { "'\($0)'" } ?? "null") but 'answerValue' is given") }
+        if name != "failure", answerError != nil { throw RecordError(message: "'endedBy' is \(name.map { "'\($0)'" } ?? "null") but 'answerError' is given") }
+        guard let name else {
+            if endedAt != nil { throw RecordError(message: "'endedByAt' is given but 'endedBy' is null") }
+            return FetchScript(tappedAt: tappedAt, timeoutMilliseconds: timeout)
+        }
+        guard let endedAt else { throw RecordError(message: "'endedBy' is '\(name)' but 'endedByAt' is null") }
+        let cause: FetchEnd.Cause
+        switch name {
+        case "answer":
+            guard let answerValue else { throw RecordError(message: "'endedBy' is 'answer' but 'answerValue' is missing") }
+            cause = .answer(answerValue)
+        case "failure":
+            guard let answerError else { throw RecordError(message: "'endedBy' is 'failure' but 'answerError' is null") }
+            cause = .failure(answerError)
+        case "cancel": cause = .cancelTap
+        case "fetch": cause = .fetchTap
+        default: cause = .timeout
+        }
+        return FetchScript(tappedAt: tappedAt, timeoutMilliseconds: timeout, end: FetchScript.End(cause: cause, at: endedAt))
     }
 
     /// "a failed fetch", "an interrupted fetch".

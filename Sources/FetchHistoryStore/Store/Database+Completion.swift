@@ -30,15 +30,22 @@ extension Database {
 
     /// The distinct sources that start with `prefix`, in byte order, at most
     /// `limit`: one seek in `fetch_by_source` each, as `sources(matching:)`
-    /// walks them, however many fetches each source has.
+    /// walks them, however many fetches each source has. A source recorded
+    /// with its user info hidden (`http://***@h/n`) is offered without it,
+    /// as `--source` finds it (`SourceMatch`).
     public func sources(startingWith prefix: String, limit: Int) throws -> [String] {
-        var found: [String] = []
-        var next = try firstRow(HistorySQL.firstSourceFrom, [.text(prefix)]) { $0.text(0) }
-        while let source = next, found.count < limit, source.utf8.starts(with: prefix.utf8) {
-            found.append(source)
-            next = try firstRow(HistorySQL.firstSourceAfter, [.text(source)]) { $0.text(0) }
+        var found: Set<String> = []
+        for start in SourceMatch.withHiddenUserInfo(prefix) {
+            var walked = 0
+            var next = try firstRow(HistorySQL.firstSourceFrom, [.text(start)]) { $0.text(0) }
+            while let source = next, walked < limit, source.utf8.starts(with: start.utf8) {
+                let offered = SourceMatch.withoutHiddenUserInfo(source)
+                if offered.utf8.starts(with: prefix.utf8) { found.insert(offered) }
+                walked += 1
+                next = try firstRow(HistorySQL.firstSourceAfter, [.text(source)]) { $0.text(0) }
+            }
         }
-        return found
+        return Array(found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.prefix(limit))
     }
 }
 

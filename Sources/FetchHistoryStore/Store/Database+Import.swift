@@ -5,7 +5,9 @@ import FoundationEssentials
 extension Database {
     /// Adds fetches read by `produce`, inside the caller's write transaction:
     /// all or nothing. Fetches whose id is already in the history are
-    /// skipped, so importing the same file twice changes nothing; an id used
+    /// skipped, so importing the same file twice changes nothing. Sources
+    /// are stored as recording stores them, secrets hidden
+    /// (`RedactedURL.hidingSecrets(ofSource:)`), and counted. An id used
     /// twice within the import is refused (`RepeatedFetchID`). Sessions the
     /// history lacks are created with no recorder process (their running
     /// fetches read as interrupted: nothing in this database will ever end
@@ -77,6 +79,11 @@ public struct ImportBatch {
     private var session = (id: UUID?.none, text: "")
     /// The insert's values, kept from row to row.
     private var arguments = StatementArguments()
+    /// The last source read, and as it is stored: a session's fetches
+    /// come one after another, most from one source.
+    private var source = (read: "", stored: "")
+    /// The sources read that held secrets.
+    private var sourcesWithSecrets: Set<String> = []
     private var skipped = SkippedRecords()
     private var hasSkippedTable = false
 
@@ -96,13 +103,17 @@ public struct ImportBatch {
 
     mutating func insert(_ fetch: Fetch) throws {
         record += 1
+        if fetch.source != source.read {
+            source = (fetch.source, RedactedURL.hidingSecrets(ofSource: fetch.source) ?? fetch.source)
+            if source.stored != source.read { sourcesWithSecrets.insert(source.read) }
+        }
         // A session's fetches come one after another: its id is written
         // out once for them all.
         if fetch.sessionID != session.id {
             session = (fetch.sessionID, fetch.sessionID.lowercased)
             if sessions.insert(fetch.sessionID).inserted {
                 try database.execute(insertSession, [
-                    .text(session.text), .integer(fetch.startedAt.millisecondsSince1970), .text(fetch.source),
+                    .text(session.text), .integer(fetch.startedAt.millisecondsSince1970), .text(source.stored),
                     .text(fetch.host),
                 ])
             }
@@ -113,7 +124,7 @@ public struct ImportBatch {
         arguments.append(seqBefore + Int64(summary.added) + 1)
         arguments.append(fetch.id)
         arguments.append(session.text)
-        arguments.append(fetch.source)
+        arguments.append(source.stored)
         arguments.append(fetch.startedAt.millisecondsSince1970)
         arguments.append(fetch.endedAt?.millisecondsSince1970)
         arguments.append(fetch.durationMilliseconds)
@@ -167,6 +178,8 @@ public struct ImportBatch {
         }
         for sql in deferredIndexes { try database.executeScript(sql) }
         if hasSkippedTable { try database.execute(HistorySQL.dropSkippedIDs) }
+        var summary = summary
+        summary.sourcesWithSecretsHidden = sourcesWithSecrets.count
         return summary
     }
 }

@@ -11,11 +11,15 @@ public struct TransferSummary: Hashable, Sendable {
     public var new: Int
     /// Fetches left out of a push because they are still running (they go once they end).
     public var stillRunning: Int
+    /// Distinct sources a pull received with secrets, stored with them
+    /// hidden (`ImportSummary.sourcesWithSecretsHidden`).
+    public var sourcesWithSecretsHidden: Int
 
-    public init(sent: Int, new: Int, stillRunning: Int = 0) {
+    public init(sent: Int, new: Int, stillRunning: Int = 0, sourcesWithSecretsHidden: Int = 0) {
         self.sent = sent
         self.new = new
         self.stillRunning = stillRunning
+        self.sourcesWithSecretsHidden = sourcesWithSecretsHidden
     }
 
     /// Sent, but already there.
@@ -94,7 +98,9 @@ extension HistoryStore {
             throw error
         }
         let summary = try await imported
-        return TransferSummary(sent: summary.added + summary.skipped, new: summary.added)
+        return TransferSummary(
+            sent: summary.added + summary.skipped, new: summary.added, sourcesWithSecretsHidden: summary.sourcesWithSecretsHidden
+        )
     }
 }
 

@@ -14,12 +14,13 @@ extension SourceMatch {
         return ("(" + terms.map(\.0).joined(separator: " OR ") + ")", terms.map { .text($0.1) })
     }
 
-    /// GLOB patterns for the other sources that match.
+    /// GLOB patterns for the other sources that match: each of `prefixes`,
+    /// then any byte it may be followed by (`?`, `#` and `:` are literal in
+    /// a class), then anything.
     var patterns: [String] {
-        switch self {
-        case .urlPrefix(let prefix): [Self.literalGlob(prefix) + "*"]
-        case .exactOrHost(let text):
-            ["http://", "https://"].map { $0 + Self.literalGlob(text) + "[:/?#]*" }
+        prefixes.map { prefix, following in
+            let next = following.map { bytes in "[" + String(decoding: bytes.sorted(), as: UTF8.self) + "]" } ?? ""
+            return Self.literalGlob(prefix) + next + "*"
         }
     }
 
