@@ -94,6 +94,27 @@ enum DatabaseFile {
         }
     }
 
+    /// What changes when a file is written: its inode, size and time of
+    /// last change; nil when it cannot be read.
+    struct Signature: Equatable {
+        var inode: UInt64
+        var size: Int64
+        var changedAt: (seconds: Int, nanoseconds: Int)
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.inode == b.inode && a.size == b.size && a.changedAt == b.changedAt
+        }
+    }
+
+    static func signature(of path: String) -> Signature? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Signature(
+            inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            changedAt: (Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec))
+        )
+    }
+
     private static func inode(_ path: String) -> UInt64? {
         var info = stat()
         return lstat(path, &info) == 0 ? UInt64(info.st_ino) : nil

@@ -29,8 +29,9 @@ public final class Database {
         case throughOthersSideFiles(before: DatabaseFile.SideFiles)
         /// The file alone, read as immutable (SQLite's `immutable=1`): no
         /// lock is taken and nothing is made beside it. Only for reading a
-        /// WAL history that no connection has open.
-        case snapshot
+        /// WAL history that no connection has open; `of` is the file as it
+        /// was then, to tell when it has changed.
+        case snapshot(of: DatabaseFile.Signature?)
     }
 
     /// The path given to `init`, or `:memory:`.

@@ -83,8 +83,8 @@ public final class HistoryStore: Sendable {
     /// - with neither there, no connection has the history open and every
     ///   commit is in the file itself: another user (or the owner, in a
     ///   folder it cannot write) reads the file alone, as `immutable=1`,
-    ///   and goes over to the writer's files at the next read once they
-    ///   appear (`Connection`).
+    ///   and opens it again at the next read once it has changed, or the
+    ///   writer's files have appeared (`Connection`).
     struct Opening: Sendable {
         var path: String
         var access: Database.Access
@@ -94,14 +94,15 @@ public final class HistoryStore: Sendable {
         func open() throws(HistoryError) -> Database {
             guard access == .readOnly, path != HistoryStore.inMemoryPath else { return try connect(.throughSideFiles) }
             let sideFiles = DatabaseFile.sideFiles(of: path)
+            let snapshot = Database.Reach.snapshot(of: DatabaseFile.signature(of: path))
             guard DatabaseFile.ownsSideFiles(of: path) else {
-                return try connect(sideFiles.areBoth ? .throughOthersSideFiles(before: sideFiles) : .snapshot)
+                return try connect(sideFiles.areBoth ? .throughOthersSideFiles(before: sideFiles) : snapshot)
             }
             do {
                 return try connect(.throughSideFiles)
             } catch .cannotOpen(_, reason: .unreadable) where sideFiles.log == nil {
                 // The owner's history in a folder it cannot write.
-                return try connect(.snapshot)
+                return try connect(snapshot)
             }
         }
 
@@ -233,11 +234,13 @@ extension HistoryStore {
             }
         }
 
-        /// The connection, on `queue`. A snapshot sees nothing a writer
-        /// commits: once a writer has the history open (its `-wal` and
-        /// `-shm` are there), it is opened again, through them.
+        /// The connection, on `queue`. A snapshot is taken to never change:
+        /// once the file has changed (a writer checkpointed into it) or a
+        /// writer has it open (its `-wal` and `-shm` are there), it is
+        /// opened again, through them if they are there.
         private func current() throws(HistoryError) -> Database {
-            if case .snapshot = database.reach, DatabaseFile.sideFiles(of: opening.path).areBoth {
+            if case .snapshot(let signature) = database.reach,
+               DatabaseFile.sideFiles(of: opening.path).areBoth || DatabaseFile.signature(of: opening.path) != signature {
                 database = try opening.open()
             }
             return database

@@ -164,5 +164,41 @@ extension ReliabilityTests {
             #expect(result.standardError.split(separator: "\n").count == 1, "\(result)")
             #expect(try sandbox.entries(of: folder) == before)
         }
+    
+        @Test func anotherUsersFollowerSeesTheOwnersNewFetches() async throws {
+            // Given root's history, 0644, in a folder only root may write, followed by another user
+            let sandbox = try Sandbox()
+            let folder = sandbox.path("owned")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            chmod(folder, 0o755)
+            let path = try await Self.history(in: sandbox, folder: folder)
+            let follower = try await sandbox.start(as: OtherUser.reader, ["list", "--follow", "-d", path, "--format", "jsonl", "--limit", "1"])
+            #expect(await follower.waitForPrintedLines(1), "the follower did not print the history")
+            let program = try await OtherUser.program(startedBy: follower)
+
+            // When the owner adds a fetch while the follower is stopped, so that the owner's -wal and -shm
+            // come and go unseen, and then another while it runs
+            kill(program, SIGSTOP)
+            for (number, at) in [(41, Fixtures.day0 + 9 * Fixtures.day), (42, Fixtures.day0 + 10 * Fixtures.day)] {
+                let file = sandbox.path("more-\(number).jsonl")
+                try ExportRecord.jsonl([.make("succeeded", id: Ids.fetch(number), session: Ids.session(9), at: at)]).write(to: URL(fileURLWithPath: file))
+                let imported = try await sandbox.run("import", "-d", path, file)
+                #expect(imported.status == 0, "\(imported)")
+                if number == 41 {
+                    #expect(try sandbox.entries(of: folder) == ["history.sqlite uid 0"])
+                    // runuser stops itself when its program stops: both go on.
+                    kill(program, SIGCONT)
+                    kill(follower.pid, SIGCONT)
+                    #expect(await follower.waitForPrintedLines(2), "the follower did not print the fetch added while it was stopped")
+                }
+            }
+            let printed = await follower.waitForPrintedLines(3)
+            kill(program, SIGTERM)
+            let result = try await follower.wait()
+
+            // Then the follower printed both as they were added: the first from the file it reads, changed
+            #expect(printed, "\(result)")
+            #expect(try result.lines.dropFirst().map { try ExportRecord(jsonLine: $0).id } == [Ids.fetch(41), Ids.fetch(42)], "\(result)")
+        }
     }
 }

@@ -24,6 +24,18 @@ enum OtherUser {
 
     static let skipReason: Comment = "running as another user needs root and runuser (CI runs as root)"
 
+    /// The program `runuser` started for `process`, once it has.
+    static func program(startedBy process: FetchHistoryProcess) async throws -> pid_t {
+        let deadline = ContinuousClock.now + FetchHistoryProcess.defaultTimeLimit
+        while ContinuousClock.now < deadline {
+            let children = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(process.pid)/children", encoding: .utf8)) ?? ""
+            if let child = children.split(separator: " ").first.flatMap({ pid_t($0) }) { return child }
+            guard process.isRunning else { break }
+            await Task.yield()
+        }
+        throw SandboxError("runuser \(process.pid) started no program")
+    }
+
     /// The numeric id of `user`.
     static func id(_ user: String) throws -> (uid: uid_t, gid: gid_t) {
         guard let entry = getpwnam(user) else { throw SandboxError("no user \(user) on this machine") }
@@ -40,6 +52,16 @@ extension Sandbox {
         return try await run(
             ["-u", user, "-m", "--", FetchHistoryProcess.binary.path] + arguments, environment: environment,
             executable: URL(fileURLWithPath: OtherUser.runuser)
+        )
+    }
+
+    /// Starts the binary as `user` and returns at once. `runuser` stands
+    /// between: SIGTERM sent to it reaches the program.
+    func start(as user: String, _ arguments: [String]) async throws -> FetchHistoryProcess {
+        chmod(root.path, 0o755)
+        return try await FetchHistoryProcess.start(
+            arguments: ["-u", user, "-m", "--", FetchHistoryProcess.binary.path] + arguments, environment: environment(),
+            workingDirectory: root, executable: URL(fileURLWithPath: OtherUser.runuser)
         )
     }
 
