@@ -13,7 +13,7 @@ extension PostgresHistoryError {
             return
         }
         guard let error = error as? PSQLError else {
-            self = .cannotConnect(server: server, reason: Self.reason(error))
+            self = .cannotConnect(server: server, reason: Self.reason(error, settings: settings))
             return
         }
         if let info = error.serverInfo, let state = info[.sqlState] {
@@ -39,14 +39,14 @@ extension PostgresHistoryError {
         case .authMechanismRequiresPassword:
             self = .cannotConnect(server: server, reason: "the server asks for a password and none was given (URL, PGPASSWORD or ~/.pgpass)")
         case .connectionError, .failedToAddSSLHandler:
-            self = .cannotConnect(server: server, reason: error.underlying.map(Self.reason) ?? "the connection failed")
+            self = .cannotConnect(server: server, reason: error.underlying.map { Self.reason($0, settings: settings) } ?? "the connection failed")
         default:
             self = .cannotConnect(server: server, reason: "\(error.code)")
         }
     }
 
     /// A short reason for a transport failure.
-    private static func reason(_ error: any Error) -> String {
+    private static func reason(_ error: any Error, settings: PostgresConnectionSettings) -> String {
         if let error = error as? IOError {
             switch error.errnoCode {
             case ECONNREFUSED: return "connection refused"
@@ -58,11 +58,14 @@ extension PostgresHistoryError {
         }
         if let error = error as? NIOConnectionError {
             if error.dnsAAAAError != nil || error.dnsAError != nil { return "unknown host" }
-            if let first = error.connectionErrors.first { return reason(first.error) }
+            if let first = error.connectionErrors.first { return reason(first.error, settings: settings) }
             return "unknown host"
         }
         if error is ChannelError, case ChannelError.connectTimeout = error { return "timed out" }
         if let error = error as? NIOSSLError { return "TLS failed: \(error)" }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname, case .tcp(let host) = settings.host {
+            return "TLS failed: the server's certificate is not for \(host) (sslmode verify-full checks the name; verify-ca does not)"
+        }
         if let error = error as? BoringSSLError { return "TLS failed: the server's certificate was not trusted (\(error))" }
         return "\(error)"
     }
