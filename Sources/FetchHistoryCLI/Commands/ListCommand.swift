@@ -53,10 +53,7 @@ struct ListCommand: HistoryCommand {
     @Flag(name: [.customShort("f"), .long], help: "Then print each fetch as it ends, recorded by any process, until Ctrl-C.")
     var follow = false
 
-    /// For tests (README, "Development"): a follower that skips the looks it
-    /// takes when it starts, so that only change events wake it.
-    @Flag(name: .customLong("test-no-first-looks"), help: ArgumentHelp(visibility: .private))
-    var noFirstLooks = false
+    @OptionGroup var looks: FollowLooksOption
 
     func validate() throws {
         try filters.validateFilters()
@@ -76,7 +73,7 @@ struct ListCommand: HistoryCommand {
         // other thread exists, and sees every write after the listing's snapshot.
         var watch: HistoryWatch?
         if follow, case .file(let path) = try database.location() {
-            watch = try HistoryWatch(databasePath: path, takingFirstLooks: !noFirstLooks)
+            watch = try HistoryWatch(databasePath: path, takingFirstLooks: looks.takingFirstLooks)
         }
         try await database.reading { history in
             // A server announces its changes: listening starts before the listing.
