@@ -1,5 +1,11 @@
 import FoundationEssentials
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A file written under a temporary name in the same folder and renamed
 /// over `path` only when complete.

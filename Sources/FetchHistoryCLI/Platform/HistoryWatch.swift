@@ -1,6 +1,12 @@
 import FetchHistory
 import FoundationEssentials
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Synchronization
 
 /// Waits, without using the processor, until the history's files change,

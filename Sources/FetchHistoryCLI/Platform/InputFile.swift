@@ -1,4 +1,10 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A file the commands read a chunk at a time (`import`), so its size does
 /// not matter: standard input, or a file, pipe or `<(…)` opened by path.
@@ -11,11 +17,11 @@ struct InputFile {
     /// Opens `path` for reading. A folder is refused here, where it is
     /// known, rather than by the first read.
     static func open(_ path: String) throws(InputFileError) -> InputFile {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = openDescriptor(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .cannotOpen(path: path, SystemError.ofLastCall) }
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            Glibc.close(descriptor)
+            closeDescriptor(descriptor)
             throw .isDirectory(path: path)
         }
         return InputFile(descriptor: descriptor)
@@ -23,7 +29,7 @@ struct InputFile {
 
     /// Closes the file; standard input is left open.
     func close() {
-        if descriptor != STDIN_FILENO { Glibc.close(descriptor) }
+        if descriptor != STDIN_FILENO { closeDescriptor(descriptor) }
     }
 }
 
@@ -31,4 +37,13 @@ struct InputFile {
 enum InputFileError: Error {
     case cannotOpen(path: String, SystemError)
     case isDirectory(path: String)
+}
+
+/// `open(2)` and `close(2)`, named apart from `InputFile`'s own `open` and `close`.
+private func openDescriptor(_ path: String, _ flags: Int32) -> Int32 {
+    open(path, flags)
+}
+
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
 }

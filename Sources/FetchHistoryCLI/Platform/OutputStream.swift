@@ -1,5 +1,11 @@
 import FoundationEssentials
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The reader of our output went away (`export | head`): stop quietly.
 struct OutputClosed: Error {}
@@ -56,7 +62,7 @@ final class OutputStream {
         var offset = 0
         while offset < buffer.count {
             // The C boundary: write(2) is handed what is left of the buffer.
-            let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let written = buffer[offset...].withUnsafeBytes { writeDescriptor(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { buffer.removeAll(); throw OutputClosed() }
@@ -81,3 +87,7 @@ enum StandardError {
     static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 }
 
+/// `write(2)`, named apart from `OutputStream.write`, which calls it.
+private func writeDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}

@@ -1,5 +1,11 @@
 import Dispatch
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Synchronization
 
 /// Tells when the reader of standard output has gone (`fetch | head -1`),

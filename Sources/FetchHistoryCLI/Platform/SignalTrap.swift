@@ -1,6 +1,12 @@
 import Dispatch
 import FoundationEssentials
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Synchronization
 
 /// Turns Ctrl-C (SIGINT) and SIGTERM into a cancellation, so the fetch in

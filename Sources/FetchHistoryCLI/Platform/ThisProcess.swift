@@ -1,11 +1,17 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// What the commands do to the process they run in: how it ends, which
 /// signals it ignores, which program it becomes.
 enum ThisProcess {
     /// Ends the process with `status`, at once: nothing else runs.
     static func exit(_ status: Int32) -> Never {
-        Glibc.exit(status)
+        terminate(status)
     }
 
     /// A closed pipe (`export | head`) becomes EPIPE on write, which the
@@ -36,4 +42,9 @@ enum ThisProcess {
         execv(path, argv)
         throw SystemError.ofLastCall
     }
+}
+
+/// `exit(3)`, named apart from `ThisProcess.exit`, which calls it.
+private func terminate(_ status: Int32) -> Never {
+    exit(status)
 }

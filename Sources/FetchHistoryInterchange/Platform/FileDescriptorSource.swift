@@ -1,5 +1,11 @@
 import FetchHistoryModel
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A file, standard input or a pipe, read with `read(2)`.
 final class FileDescriptorSource: ByteSource {
@@ -18,7 +24,7 @@ final class FileDescriptorSource: ByteSource {
             // The C boundary: read(2) is handed the chunk's storage and told
             // its size, never more.
             let read = chunk.withUnsafeMutableBytes { chunk in
-                Glibc.read(descriptor, chunk.baseAddress, min(count, chunk.count))
+                readDescriptor(descriptor, chunk.baseAddress, min(count, chunk.count))
             }
             if read >= 0 {
                 buffer.append(contentsOf: chunk[..<read])
@@ -27,4 +33,9 @@ final class FileDescriptorSource: ByteSource {
             if errno != EINTR { throw InputReadError(code: errno) }
         }
     }
+}
+
+/// `read(2)`, named apart from `FileDescriptorSource.read`, which calls it.
+private func readDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }

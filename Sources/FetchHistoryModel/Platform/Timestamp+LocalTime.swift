@@ -1,5 +1,11 @@
 import FoundationEssentials
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 // Local time, for people: the one place times meet the user's zone, which
 // comes from the C library (`localtime_r`) because with FoundationEssentials

@@ -1,9 +1,11 @@
 import CSQLite
 import FetchHistoryModel
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// What the store checks about a database file before SQLite touches it:
@@ -109,9 +111,13 @@ enum DatabaseFile {
     static func signature(of path: String) -> Signature? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let changedAt = info.st_mtimespec
+        #else
+        let changedAt = info.st_mtim
+        #endif
         return Signature(
-            inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            changedAt: (Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec))
+            inode: UInt64(info.st_ino), size: Int64(info.st_size), changedAt: (Int(changedAt.tv_sec), Int(changedAt.tv_nsec))
         )
     }
 
