@@ -1,11 +1,5 @@
 #if canImport(Glibc)
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 #endif
 
 /// What the C library's malloc does with memory the program frees: the one
