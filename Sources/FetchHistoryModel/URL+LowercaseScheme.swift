@@ -9,7 +9,7 @@ extension URL {
     /// ```swift
     /// URL(string: "HTTPS://example.com/n")!.withLowercaseScheme   // https://example.com/n
     /// ```
-    public var withLowercaseScheme: URL {
+    package var withLowercaseScheme: URL {
         guard let scheme, scheme != scheme.lowercased(),
               var components = URLComponents(url: self, resolvingAgainstBaseURL: false)
         else { return self }

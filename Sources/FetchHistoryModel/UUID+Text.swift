@@ -6,7 +6,7 @@ import FoundationEssentials
 
 extension UUID {
     /// The lower-case form the history stores and prints.
-    public var lowercased: String {
+    package var lowercased: String {
         var text: [UInt8] = []
         text.reserveCapacity(36)
         appendLowercased(to: &text)

@@ -35,7 +35,7 @@ extension UUID {
     /// ```swift
     /// let id = UUID.timeOrdered()   // e.g. 9c3e5a21-019a-8f3b-b1c4-6e0d2a7f9b35
     /// ```
-    public static func timeOrdered() -> UUID {
+    @usableFromInline package static func timeOrdered() -> UUID {
         let milliseconds = TimeOrderedClock.next(after: UInt64(truncatingIfNeeded: Timestamp.now.millisecondsSince1970))
         var random = SystemRandomNumberGenerator()
         let high = random.next() as UInt64

@@ -5,15 +5,15 @@ extension PostgresConnectionSettings {
     /// (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`,
     /// `PGSSLMODE`, `PGPASSFILE`, `HOME`), the password file and the
     /// system's user name. `System.current` reads this process's.
-    public struct System: Sendable {
-        public var environment: @Sendable (String) -> String?
+    package struct System: Sendable {
+        package var environment: @Sendable (String) -> String?
         /// The text of the password file at a path, or nil when it is
         /// missing or readable by others than its owner (libpq ignores such a file).
-        public var passwordFile: @Sendable (String) -> String?
+        package var passwordFile: @Sendable (String) -> String?
         /// The name of the user running this process.
-        public var userName: @Sendable () -> String?
+        package var userName: @Sendable () -> String?
 
-        public init(
+        package init(
             environment: @escaping @Sendable (String) -> String?,
             passwordFile: @escaping @Sendable (String) -> String?,
             userName: @escaping @Sendable () -> String?
@@ -25,10 +25,10 @@ extension PostgresConnectionSettings {
     }
 
     /// Where libpq looks for a server's socket when no host is given (Debian's).
-    public static let defaultSocketFolder = "/var/run/postgresql"
+    package static let defaultSocketFolder = "/var/run/postgresql"
 
     /// Reads `url` as libpq would, completing it from `system`.
-    public init(url: String, system: System = .current) throws(PostgresURLError) {
+    package init(url: String, system: System = .current) throws(PostgresURLError) {
         // The scheme in any case, as RFC 3986 reads schemes (libpq 15 itself
         // takes lower case only, and reads `Postgres://…` as a database name).
         var rest = Substring(url)

@@ -12,9 +12,9 @@ import FoundationEssentials
 /// let settings = try PostgresConnectionSettings(url: "postgres://ci@db.example/team?sslmode=verify-full")
 /// settings.displayName  // "ci@db.example:5432/team"
 /// ```
-public struct PostgresConnectionSettings: Hashable, Sendable {
+package struct PostgresConnectionSettings: Hashable, Sendable {
     /// How the server is reached.
-    public enum Host: Hashable, Sendable {
+    package enum Host: Hashable, Sendable {
         /// A host name or IP address, over TCP.
         case tcp(String)
         /// The folder holding the server's socket (`.s.PGSQL.<port>`).
@@ -22,29 +22,29 @@ public struct PostgresConnectionSettings: Hashable, Sendable {
     }
 
     /// libpq's `sslmode`.
-    public enum TLSMode: String, Hashable, Sendable, CaseIterable {
+    package enum TLSMode: String, Hashable, Sendable, CaseIterable {
         case disable, allow, prefer, require
         case verifyCA = "verify-ca"
         case verifyFull = "verify-full"
     }
 
-    public var host: Host
-    public var port: Int
-    public var user: String
+    package var host: Host
+    package var port: Int
+    package var user: String
     /// Never shown: `displayName` and every error leave it out.
-    public var password: String?
-    public var database: String
-    public var tlsMode: TLSMode
+    package var password: String?
+    package var database: String
+    package var tlsMode: TLSMode
     /// The certificates a server's must chain to (`sslrootcert`), for
     /// `verify-ca` and `verify-full`; nil for libpq's `~/.postgresql/root.crt`.
-    public var tlsRootCertificates: String?
-    public var applicationName: String?
+    package var tlsRootCertificates: String?
+    package var applicationName: String?
     /// How long connecting may take (`connect_timeout`, whole seconds).
-    public var connectTimeout: Duration?
+    package var connectTimeout: Duration?
 
     /// `user@host:port/database`: the server as errors and output name it,
     /// never with a password.
-    public var displayName: String {
+    package var displayName: String {
         let place = switch host {
         case .tcp(let name): name.contains(":") ? "[\(name)]:\(port)" : "\(name):\(port)"
         case .unixSocket(let folder): "\(folder)/.s.PGSQL.\(port)"
@@ -52,7 +52,7 @@ public struct PostgresConnectionSettings: Hashable, Sendable {
         return "\(user)@\(place)/\(database)"
     }
 
-    public init(
+    package init(
         host: Host, port: Int = 5432, user: String, password: String? = nil, database: String,
         tlsMode: TLSMode = .prefer, tlsRootCertificates: String? = nil, applicationName: String? = nil,
         connectTimeout: Duration? = nil
@@ -71,7 +71,7 @@ public struct PostgresConnectionSettings: Hashable, Sendable {
 
 /// Why a PostgreSQL URL was refused. The URL itself is never repeated: it
 /// may hold a password.
-public enum PostgresURLError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum PostgresURLError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Not `postgres://…` or `postgresql://…`.
     case notAServerURL
     /// A `%` not followed by two hexadecimal digits, or bytes that are not UTF-8.
@@ -85,7 +85,7 @@ public enum PostgresURLError: Error, Hashable, Sendable, CustomStringConvertible
     /// Neither the URL, the environment nor the system names a user.
     case noUser
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAServerURL: "a server is named by a postgres:// or postgresql:// URL"
         case .badPercentEncoding(let part): "the URL's \(part) has a '%' that is not followed by two hexadecimal digits"

@@ -5,7 +5,7 @@ import PostgresNIO
 // when it commits (a trigger, Migrations/postgres/0001); a follower
 // listens, and reads what is new (`fetchesEnded(after:matching:)`) when told.
 extension PostgresHistory: ChangeAnnouncer {
-    public func announceChanges(_ changed: @escaping @Sendable () -> Void) async throws -> Task<Void, Never> {
+    package func announceChanges(_ changed: @escaping @Sendable () -> Void) async throws -> Task<Void, Never> {
         let (listening, ready) = AsyncThrowingStream<Void, any Error>.makeStream()
         let connection = connection
         let logger = logger

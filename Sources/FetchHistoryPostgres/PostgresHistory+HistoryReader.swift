@@ -8,11 +8,11 @@ extension PostgresHistory: HistoryReader {
     static let fetchTable = "fetch_history.fetch"
     static let sessionTable = "fetch_history.session"
 
-    public nonisolated(nonsending) func fetches(matching filter: HistoryFilter, limit: Int?) async throws -> [Fetch] {
+    package nonisolated(nonsending) func fetches(matching filter: HistoryFilter, limit: Int?) async throws -> [Fetch] {
         try await run("read fetches") { [self] in try await readFetches(filter, limit: limit) }
     }
 
-    public nonisolated(nonsending) func listing(matching filter: HistoryFilter, limit: Int?) async throws -> HistoryListing {
+    package nonisolated(nonsending) func listing(matching filter: HistoryFilter, limit: Int?) async throws -> HistoryListing {
         try await run("read fetches") { [self] in
             try await transaction(" ISOLATION LEVEL REPEATABLE READ READ ONLY") {
                 let cursor = try await snapshot()
@@ -21,7 +21,7 @@ extension PostgresHistory: HistoryReader {
         }
     }
 
-    public nonisolated(nonsending) func fetchesEnded(
+    package nonisolated(nonsending) func fetchesEnded(
         after cursor: inout HistoryCursor, matching filter: HistoryFilter
     ) async throws -> [Fetch] {
         guard case .snapshot(let previous) = cursor.position else {
@@ -52,7 +52,7 @@ extension PostgresHistory: HistoryReader {
         return ended
     }
 
-    public nonisolated(nonsending) func forEachFetch(
+    package nonisolated(nonsending) func forEachFetch(
         matching filter: HistoryFilter, _ body: @escaping @Sendable (Fetch) throws -> Void
     ) async throws {
         try await run("read fetches") { [self] in
@@ -68,7 +68,7 @@ extension PostgresHistory: HistoryReader {
         }
     }
 
-    public nonisolated(nonsending) func fetch(idPrefix prefix: String) async throws -> Fetch {
+    package nonisolated(nonsending) func fetch(idPrefix prefix: String) async throws -> Fetch {
         try await run("read fetches") { [self] in
             let (low, high) = try Self.idRange(prefix, kind: "fetch")
             var query = ServerQuery("SELECT \(ServerFetchColumn.selectList) FROM \(Self.fetchTable)")
@@ -78,7 +78,7 @@ extension PostgresHistory: HistoryReader {
         }
     }
 
-    public nonisolated(nonsending) func session(idPrefix prefix: String) async throws -> Session {
+    package nonisolated(nonsending) func session(idPrefix prefix: String) async throws -> Session {
         try await run("read sessions") { [self] in
             let (low, high) = try Self.idRange(prefix, kind: "session")
             var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")
@@ -88,7 +88,7 @@ extension PostgresHistory: HistoryReader {
         }
     }
 
-    public nonisolated(nonsending) func fetches(shortIDEndingWith end: String, limit: Int) async throws -> [Fetch] {
+    package nonisolated(nonsending) func fetches(shortIDEndingWith end: String, limit: Int) async throws -> [Fetch] {
         try await run("read fetches") { [self] in
             let end = try IDPrefixError.validated(end)
             var query = ServerQuery("SELECT \(ServerFetchColumn.selectList) FROM \(Self.fetchTable)")
@@ -98,7 +98,7 @@ extension PostgresHistory: HistoryReader {
         }
     }
 
-    public nonisolated(nonsending) func sessions(shortIDEndingWith end: String, limit: Int) async throws -> [Session] {
+    package nonisolated(nonsending) func sessions(shortIDEndingWith end: String, limit: Int) async throws -> [Session] {
         try await run("read sessions") { [self] in
             let end = try IDPrefixError.validated(end)
             var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")
@@ -108,7 +108,7 @@ extension PostgresHistory: HistoryReader {
         }
     }
 
-    public nonisolated(nonsending) func session(id: UUID) async throws -> Session? {
+    package nonisolated(nonsending) func session(id: UUID) async throws -> Session? {
         try await run("read sessions") { [self] in
             var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")
             query.append(" WHERE id = \(query.bind(id))")
@@ -116,7 +116,7 @@ extension PostgresHistory: HistoryReader {
         }
     }
 
-    public nonisolated(nonsending) func sessionSummaries(matching filter: SessionFilter, limit: Int?) async throws -> [SessionSummary] {
+    package nonisolated(nonsending) func sessionSummaries(matching filter: SessionFilter, limit: Int?) async throws -> [SessionSummary] {
         try await run("read sessions") { [self] in
             try await transaction(" ISOLATION LEVEL REPEATABLE READ READ ONLY") {
                 var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")

@@ -5,13 +5,13 @@ import PostgresNIO
 // Retention: `prune` and `delete` on the server. Every fetch there has
 // ended, so none is kept for running; a session left with no fetch goes too.
 extension PostgresHistory {
-    public nonisolated(nonsending) func fetchesToDelete(_ rule: RetentionRule) async throws -> RetentionSummary {
+    package nonisolated(nonsending) func fetchesToDelete(_ rule: RetentionRule) async throws -> RetentionSummary {
         try await run("read fetches") { [self] in
             try await transaction(" ISOLATION LEVEL REPEATABLE READ READ ONLY") { try await plan(try await resolve(rule)) }
         }
     }
 
-    public nonisolated(nonsending) func deleteFetches(_ rule: RetentionRule) async throws -> RetentionSummary {
+    package nonisolated(nonsending) func deleteFetches(_ rule: RetentionRule) async throws -> RetentionSummary {
         try await run("delete fetches") { [self] in
             try await transaction {
                 // Pushes wait until the deletion is made: a fetch pushed
@@ -33,7 +33,7 @@ extension PostgresHistory {
     }
 
     /// The server gives deleted rows' space back on its own (autovacuum).
-    public nonisolated(nonsending) func reclaimSpace() async throws -> ReclaimedSpace? { nil }
+    package nonisolated(nonsending) func reclaimSpace() async throws -> ReclaimedSpace? { nil }
 
     /// What deleting `selection` deletes now.
     private func plan(_ selection: Selection) async throws -> RetentionSummary {

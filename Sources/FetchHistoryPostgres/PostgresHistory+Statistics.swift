@@ -6,7 +6,7 @@ import PostgresNIO
 // with `--grep`, whose matching is Swift's: then the matching rows are read
 // and counted here (`StatisticsTally`).
 extension PostgresHistory {
-    public nonisolated(nonsending) func statistics(
+    package nonisolated(nonsending) func statistics(
         matching filter: HistoryFilter, by grouping: StatisticsGrouping?
     ) async throws -> (overall: HistoryStatistics, groups: [StatisticsGroup]) {
         try await run("read statistics") { [self] in

@@ -8,15 +8,15 @@ import Synchronization
 // CONFLICT DO NOTHING`: a fetch the server has is skipped, so a push or an
 // import run again sends only what is missing.
 extension PostgresHistory: TeamHistory {
-    public var displayName: String { settings.displayName }
+    package var displayName: String { settings.displayName }
 
-    public nonisolated(nonsending) func add(_ fetches: [Fetch], sessions: [Session]) async throws -> Int {
+    package nonisolated(nonsending) func add(_ fetches: [Fetch], sessions: [Session]) async throws -> Int {
         try await run("push fetches") { [self] in
             try await transaction { try await insert(fetches, sessions: sessions) }
         }
     }
 
-    public nonisolated(nonsending) func importFetches(
+    package nonisolated(nonsending) func importFetches(
         _ produce: @escaping @Sendable (_ insert: (Fetch) throws -> Void) throws -> Void
     ) async throws -> ImportSummary {
         try await run("import fetches") { [self] in

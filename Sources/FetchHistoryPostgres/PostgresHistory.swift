@@ -21,14 +21,14 @@ import Synchronization
 /// let failures = try await history.fetches(matching: HistoryFilter(status: .failed), limit: 20)
 /// try await history.close()
 /// ```
-public final class PostgresHistory: Sendable {
-    public let settings: PostgresConnectionSettings
+package final class PostgresHistory: Sendable {
+    package let settings: PostgresConnectionSettings
     /// The role the server authenticated: what it stamps the rows this
     /// connection pushes with.
-    public let role: String
+    package let role: String
     /// The history's own id, made with its schema: how a local file tells
     /// this history from another it pushed to.
-    public let historyID: UUID
+    package let historyID: UUID
     let connection: PostgresConnection
     let logger: Logger
     /// One call at a time: a call's transaction must not interleave with another's.
@@ -43,7 +43,7 @@ public final class PostgresHistory: Sendable {
     }
 
     /// Connects, creating or upgrading the schema if it is missing or older.
-    public static func connect(
+    package static func connect(
         to settings: PostgresConnectionSettings,
         logger: Logger = Logger(label: "fetch-history.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws(PostgresHistoryError) -> PostgresHistory {
@@ -71,7 +71,7 @@ public final class PostgresHistory: Sendable {
     }
 
     /// Closes the connection.
-    public func close() async {
+    package func close() async {
         try? await connection.close()
     }
 

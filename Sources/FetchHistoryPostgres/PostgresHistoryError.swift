@@ -5,7 +5,7 @@ import PostgresNIO
 /// over, phrased (`description`) so the commands can print it as one
 /// sentence. The server is named by `PostgresConnectionSettings.displayName`
 /// and no error ever holds the password.
-public enum PostgresHistoryError: Error, Sendable, CustomStringConvertible {
+package enum PostgresHistoryError: Error, Sendable, CustomStringConvertible {
     /// The URL (or what the environment added to it) could not be read.
     case badURL(PostgresURLError)
     /// No connection: the host is unknown or refused it, the socket is
@@ -30,7 +30,7 @@ public enum PostgresHistoryError: Error, Sendable, CustomStringConvertible {
     /// Any other refusal, with the server's own words and SQLSTATE.
     case server(server: String, message: String, sqlState: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badURL(let error): "\(error)"
         case .cannotConnect(let server, let reason): "cannot connect to \(server): \(reason)"

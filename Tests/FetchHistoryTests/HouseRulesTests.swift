@@ -40,4 +40,25 @@ struct HouseRulesTests {
         #expect(unguarded.isEmpty, "unguarded: \(unguarded)")
         #expect(outsidePlatform.isEmpty, "outside Platform/: \(outsidePlatform)")
     }
+
+    /// The modules no product offers: the commands, the PostgreSQL backend,
+    /// the build tool. What they share with the package is `package`.
+    static let unoffered = ["FetchHistoryCLI/", "FetchHistoryPostgres/", "EmbedMigrationsTool/", "fetch-history/", "fetch-history-http/"]
+
+    @Test func modulesThatAreNoProductDeclareNothingPublic() throws {
+        // Given the files of the modules no product offers
+        let files = try Self.swiftFiles().filter { file in Self.unoffered.contains { file.path.hasPrefix($0) } }
+        #expect(files.count > 50, "found \(files.count) files")
+
+        // When their declarations are read
+        let publics = files.flatMap { file in
+            file.lines.enumerated().filter { _, line in
+                let code = line.trimmingCharacters(in: .whitespaces)
+                return !code.hasPrefix("//") && code.split(separator: " ").contains { $0 == "public" || $0.hasPrefix("public(") }
+            }.map { index, _ in "\(file.path):\(index + 1)" }
+        }
+
+        // Then none is public: a user cannot come to depend on it
+        #expect(publics.isEmpty, "\(publics)")
+    }
 }

@@ -41,4 +41,4 @@ viewState.fetchButtonTapped()
 viewState.cancelButtonTapped()                    // cancelled by the user, at the tap
 _ = await viewState.fetchTask?.result
 try await viewState.fetch()                       // timed out after 300 ms
-print("recorded session \(recorder.session.id.lowercased) into \(store.path)")
+print("recorded session \(recorder.session.id.uuidString.lowercased()) into \(store.path)")

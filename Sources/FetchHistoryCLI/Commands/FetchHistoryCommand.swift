@@ -4,10 +4,10 @@ import FetchHistory
 import FoundationEssentials
 
 /// The `fetch-history` command: records fetches and reads the history back.
-public struct FetchHistoryCommand: AsyncParsableCommand {
+package struct FetchHistoryCommand: AsyncParsableCommand {
     static let version = "0.1.0"
 
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "fetch-history",
         abstract: "Record every fetch of a number, and list, query and export the history.",
         discussion: """
@@ -46,18 +46,18 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     /// Where every command gets a team history on a server from.
     @TaskLocal static var teams = TeamHistoryProvider.companion(executable: "fetch-history-http")
 
-    public init() {}
+    package init() {}
 
     /// Usage errors start `error: `, as every other error line does
     /// (argument-parser's own prefix is `Error: `).
     ///
     /// argument-parser's hook for this (experimental, hence the underscore):
-    /// its public `message(for:)` and `usageString(for:)` leave out the
+    /// its package `message(for:)` and `usageString(for:)` leave out the
     /// `Help:` line and the "See '… --help'" line its `fullMessage(for:)`
     /// has, so the full text cannot be put together from them. Should the
     /// hook go away, this is left unused and usage errors say `Error:`,
     /// which UsageTests catch.
-    public static var _errorPrefix: String { "error: " }
+    package static var _errorPrefix: String { "error: " }
 
     /// Parses the arguments and runs the command, with the HTTP source
     /// from `http`. Usage errors print the usage and exit 64; any other
@@ -66,7 +66,7 @@ public struct FetchHistoryCommand: AsyncParsableCommand {
     /// The commands on the history (`HistoryCommand`) run on the main
     /// thread, inline: on a local file they exit without ever starting
     /// Swift concurrency's threads; `fetch` and `replay` start them.
-    @MainActor public static func main(
+    @MainActor package static func main(
         http: HTTPClientProvider, teams: TeamHistoryProvider = .companion(executable: "fetch-history-http")
     ) -> Never {
         ThisProcess.ignoreBrokenPipes()

@@ -8,7 +8,7 @@ import FoundationEssentials
 /// leaves them out, and a command that fetches over HTTP re-runs, with the
 /// same arguments, in `fetch-history-http`: the same commands with the
 /// network linked in (the way git hands https remotes to git-remote-https).
-public enum HTTPClientProvider: Sendable {
+package enum HTTPClientProvider: Sendable {
     /// The HTTP source is linked into this binary.
     case linked(@Sendable (URL) -> any APIClient)
     /// The HTTP source is in the executable of this name, beside this one.
@@ -28,7 +28,7 @@ public enum HTTPClientProvider: Sendable {
 /// Where the commands get a team's history on a server from: PostgreSQL's
 /// driver brings SwiftNIO and Foundation, so, as for HTTP, `fetch-history`
 /// leaves it out and a command on a `postgres://` URL re-runs in the companion.
-public enum TeamHistoryProvider: Sendable {
+package enum TeamHistoryProvider: Sendable {
     /// The driver is linked into this binary: connects to `url`.
     case linked(@Sendable (_ url: String) async throws -> any TeamHistory & ChangeAnnouncer)
     /// The driver is in the executable of this name, beside this one.

@@ -9,7 +9,7 @@ import FoundationEssentials
 
 extension PostgresConnectionSettings.System {
     /// This process's environment, files and user.
-    public static var current: Self {
+    package static var current: Self {
         Self(
             environment: { name in getenv(name).map { String(cString: $0) } },
             passwordFile: { path in
