@@ -71,11 +71,7 @@ struct CopyRows {
 
 extension CopyRows {
     /// The columns `fetch(_:)` writes, in order: the staging table's and the target's.
-    static let fetchColumns = [
-        "id", "session_id", "source", "started_at", "ended_at", "duration_ms", "outcome", "cancel_reason", "value", "error",
-        "http_status", "response_bytes", "tapped_at", "timeout_ms", "ended_by", "ended_by_at", "answer_value", "answer_error",
-        "host",
-    ]
+    static let fetchColumns = StoredFetch.Column.allCases.map(\.name)
 
     /// `fetch` as a row of `fetchColumns`. A fetch that never ended is
     /// written as interrupted: nothing will end it on the server.
@@ -104,7 +100,7 @@ extension CopyRows {
     }
 
     /// The columns `session(_:)` writes, in order.
-    static let sessionColumns = ["id", "started_at", "source", "host", "process_id", "boot_id", "process_started"]
+    static let sessionColumns = StoredSessionColumn.allCases.map(\.name)
 
     mutating func session(_ session: Session) {
         uuid(session.id)

@@ -32,7 +32,7 @@ extension PostgresHistory: HistoryReader {
                 let next = try await snapshot()
                 // Rows whose transaction the previous read's snapshot did not
                 // see: committed since, in whatever order they committed.
-                var query = ServerQuery("SELECT \(ServerFetchColumn.selectList) FROM \(Self.fetchTable)")
+                var query = ServerQuery("SELECT \(StoredFetch.Column.serverSelectList) FROM \(Self.fetchTable)")
                 let snapshot = query.bind(previous)
                 query.appendConditions(filter, and: [
                     "pushed_xid >= pg_snapshot_xmin(\(snapshot)::pg_snapshot)",
@@ -56,7 +56,7 @@ extension PostgresHistory: HistoryReader {
         matching filter: HistoryFilter, _ body: @escaping @Sendable (Fetch) throws -> Void
     ) async throws {
         try await run("read fetches") { [self] in
-            var query = ServerQuery("SELECT \(ServerFetchColumn.selectList) FROM \(Self.fetchTable)")
+            var query = ServerQuery("SELECT \(StoredFetch.Column.serverSelectList) FROM \(Self.fetchTable)")
             query.appendConditions(filter)
             query.append(" ORDER BY started_at, seq")
             let needle = filter.containing.map(TextSearch.Needle.init)
@@ -71,7 +71,7 @@ extension PostgresHistory: HistoryReader {
     package nonisolated(nonsending) func fetch(idPrefix prefix: String) async throws -> Fetch {
         try await run("read fetches") { [self] in
             let (low, high) = try Self.idRange(prefix, kind: "fetch")
-            var query = ServerQuery("SELECT \(ServerFetchColumn.selectList) FROM \(Self.fetchTable)")
+            var query = ServerQuery("SELECT \(StoredFetch.Column.serverSelectList) FROM \(Self.fetchTable)")
             query.append(" WHERE id >= \(query.bind(low)) AND id <= \(query.bind(high)) ORDER BY id LIMIT 3")
             let matches = try await connection.query(query.query, logger: logger).collect().map(Fetch.init(serverRow:))
             return try Self.unique(matches, kind: "fetch", prefix: prefix)
@@ -81,7 +81,7 @@ extension PostgresHistory: HistoryReader {
     package nonisolated(nonsending) func session(idPrefix prefix: String) async throws -> Session {
         try await run("read sessions") { [self] in
             let (low, high) = try Self.idRange(prefix, kind: "session")
-            var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")
+            var query = ServerQuery("SELECT \(StoredSessionColumn.serverSelectList) FROM \(Self.sessionTable)")
             query.append(" WHERE id >= \(query.bind(low)) AND id <= \(query.bind(high)) ORDER BY id LIMIT 3")
             let matches = try await connection.query(query.query, logger: logger).collect().map(Session.init(serverRow:))
             return try Self.unique(matches, kind: "session", prefix: prefix)
@@ -91,7 +91,7 @@ extension PostgresHistory: HistoryReader {
     package nonisolated(nonsending) func fetches(shortIDEndingWith end: String, limit: Int) async throws -> [Fetch] {
         try await run("read fetches") { [self] in
             let end = try IDPrefixError.validated(end)
-            var query = ServerQuery("SELECT \(ServerFetchColumn.selectList) FROM \(Self.fetchTable)")
+            var query = ServerQuery("SELECT \(StoredFetch.Column.serverSelectList) FROM \(Self.fetchTable)")
             query.append(" WHERE substring(id::text from \(query.bind(IDArgument.shortIDLength + 1 - end.count))::int for \(query.bind(end.count))::int) = \(query.bind(end))")
             query.append(" ORDER BY started_at DESC, seq DESC LIMIT \(query.bind(limit))")
             return try await connection.query(query.query, logger: logger).collect().map(Fetch.init(serverRow:))
@@ -101,7 +101,7 @@ extension PostgresHistory: HistoryReader {
     package nonisolated(nonsending) func sessions(shortIDEndingWith end: String, limit: Int) async throws -> [Session] {
         try await run("read sessions") { [self] in
             let end = try IDPrefixError.validated(end)
-            var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")
+            var query = ServerQuery("SELECT \(StoredSessionColumn.serverSelectList) FROM \(Self.sessionTable)")
             query.append(" WHERE substring(id::text from \(query.bind(IDArgument.shortIDLength + 1 - end.count))::int for \(query.bind(end.count))::int) = \(query.bind(end))")
             query.append(" ORDER BY started_at DESC, id DESC LIMIT \(query.bind(limit))")
             return try await connection.query(query.query, logger: logger).collect().map(Session.init(serverRow:))
@@ -110,7 +110,7 @@ extension PostgresHistory: HistoryReader {
 
     package nonisolated(nonsending) func session(id: UUID) async throws -> Session? {
         try await run("read sessions") { [self] in
-            var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")
+            var query = ServerQuery("SELECT \(StoredSessionColumn.serverSelectList) FROM \(Self.sessionTable)")
             query.append(" WHERE id = \(query.bind(id))")
             return try await connection.query(query.query, logger: logger).collect().first.map(Session.init(serverRow:))
         }
@@ -119,7 +119,7 @@ extension PostgresHistory: HistoryReader {
     package nonisolated(nonsending) func sessionSummaries(matching filter: SessionFilter, limit: Int?) async throws -> [SessionSummary] {
         try await run("read sessions") { [self] in
             try await transaction(" ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-                var query = ServerQuery("SELECT \(ServerSessionColumn.selectList) FROM \(Self.sessionTable)")
+                var query = ServerQuery("SELECT \(StoredSessionColumn.serverSelectList) FROM \(Self.sessionTable)")
                 query.appendConditions(filter)
                 query.append(" ORDER BY started_at DESC, id DESC")
                 if let limit { query.append(" LIMIT \(query.bind(limit))") }
@@ -141,7 +141,7 @@ extension PostgresHistory: HistoryReader {
     /// Fetches matching `filter`, newest first; at most `limit`. Searched
     /// text (`containing`) is matched here, reading until enough match.
     func readFetches(_ filter: HistoryFilter, limit: Int?) async throws -> [Fetch] {
-        var query = ServerQuery("SELECT \(ServerFetchColumn.selectList) FROM \(Self.fetchTable)")
+        var query = ServerQuery("SELECT \(StoredFetch.Column.serverSelectList) FROM \(Self.fetchTable)")
         query.appendConditions(filter)
         query.append(" ORDER BY started_at DESC, seq DESC")
         guard let text = filter.containing else {

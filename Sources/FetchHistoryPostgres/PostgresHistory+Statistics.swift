@@ -104,7 +104,7 @@ extension PostgresHistory {
     private func tallied(
         _ filter: HistoryFilter, needle: TextSearch.Needle, by grouping: StatisticsGrouping?
     ) async throws -> (overall: HistoryStatistics, groups: [StatisticsGroup]) {
-        var query = ServerQuery("SELECT \(ServerFetchColumn.selectList) FROM \(Self.fetchTable)")
+        var query = ServerQuery("SELECT \(StoredFetch.Column.serverSelectList) FROM \(Self.fetchTable)")
         query.appendConditions(filter)
         var overall = StatisticsTally(grouping: nil)
         var grouped = StatisticsTally(grouping: grouping)

@@ -25,104 +25,58 @@ struct ServerQuery {
     var query: PostgresQuery { PostgresQuery(unsafeSQL: sql, binds: binds) }
 }
 
-/// The columns a fetch is read from, in the order every SELECT of fetches
-/// lists them (`selectList`); rows are read by these names.
-enum ServerFetchColumn: Int, CaseIterable {
-    case id, sessionID, source, startedAt, endedAt, durationMs, outcome, cancelReason, value, error
-    case httpStatus, responseBytes, tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError, host
-
-    var expression: String {
+extension StoredFetch.Column {
+    /// How the server selects the column: its name, and the JSON columns
+    /// as their text, exactly as it was pushed (`json` keeps it).
+    var serverExpression: String {
         switch self {
-        case .id: "id"
-        case .sessionID: "session_id"
-        case .source: "source"
-        case .startedAt: "started_at"
-        case .endedAt: "ended_at"
-        case .durationMs: "duration_ms"
-        case .outcome: "outcome"
-        case .cancelReason: "cancel_reason"
-        // The JSON exactly as it was pushed: `json` keeps its text.
-        case .value: "value::text"
-        case .error: "error"
-        case .httpStatus: "http_status"
-        case .responseBytes: "response_bytes"
-        case .tappedAt: "tapped_at"
-        case .timeoutMs: "timeout_ms"
-        case .endedBy: "ended_by"
-        case .endedByAt: "ended_by_at"
-        case .answerValue: "answer_value::text"
-        case .answerError: "answer_error"
-        case .host: "host"
+        case .value, .answerValue: name + "::text"
+        default: name
         }
     }
 
-    static let selectList = allCases.map(\.expression).joined(separator: ", ")
+    /// Every column, in order, as a SELECT of fetches lists them.
+    static let serverSelectList = allCases.map(\.serverExpression).joined(separator: ", ")
 }
 
-/// The columns a session is read from.
-enum ServerSessionColumn: Int, CaseIterable {
-    case id, startedAt, source, host, processID, bootID, processStarted
-
-    var expression: String {
-        switch self {
-        case .id: "id"
-        case .startedAt: "started_at"
-        case .source: "source"
-        case .host: "host"
-        case .processID: "process_id"
-        case .bootID: "boot_id"
-        case .processStarted: "process_started"
-        }
-    }
-
-    static let selectList = allCases.map(\.expression).joined(separator: ", ")
+extension StoredSessionColumn {
+    static let serverSelectList = allCases.map(\.name).joined(separator: ", ")
 }
 
 extension Fetch {
-    /// A row of `ServerFetchColumn`s.
+    /// A row of `StoredFetch.Column.serverSelectList`.
     init(serverRow row: PostgresRow) throws {
-        typealias Column = ServerFetchColumn
+        typealias Column = StoredFetch.Column
         let cells = row.makeRandomAccess()
-        func value<T: PostgresDecodable>(_ column: Column, _: T.Type = T.self) throws -> T { try cells[column.rawValue].decode(T.self) }
-        let outcome: FetchOutcome? = switch FetchStatus(rawValue: try value(.outcome, String.self)) ?? .failed {
-        case .running: nil
-        case .succeeded: .succeeded(FetchValue(validJSON: try value(.value, String?.self) ?? "null"))
-        case .failed: .failed(try value(.error, String?.self) ?? "")
-        case .cancelled: .cancelled(CancelReason(rawValue: try value(.cancelReason, String?.self) ?? "") ?? .user)
-        case .timedOut: .timedOut
-        case .interrupted: .interrupted
-        }
-        var script: FetchScript?
-        if let tappedAt = try value(.tappedAt, Int64?.self) {
-            var end: FetchScript.End?
-            if let name = try value(.endedBy, String?.self), let at = try value(.endedByAt, Int64?.self),
-               let cause = FetchEnd.Cause(
-                   name: name, value: try value(.answerValue, String?.self).map(FetchValue.init(validJSON:)),
-                   error: try value(.answerError, String?.self)
-               ) {
-                end = FetchScript.End(cause: cause, at: Timestamp(millisecondsSince1970: at))
-            }
-            script = FetchScript(
-                tappedAt: Timestamp(millisecondsSince1970: tappedAt), timeoutMilliseconds: try value(.timeoutMs, Int64?.self), end: end
-            )
-        }
-        self.init(
-            id: try value(.id), sessionID: try value(.sessionID), source: try value(.source),
-            startedAt: Timestamp(millisecondsSince1970: try value(.startedAt)),
-            endedAt: try value(.endedAt, Int64?.self).map(Timestamp.init(millisecondsSince1970:)),
-            durationMilliseconds: try value(.durationMs), outcome: outcome,
-            response: try value(.httpStatus, Int?.self).map { SourceResponse(status: $0, bytes: Int(try value(.responseBytes, Int64?.self) ?? 0)) },
-            script: script, host: try value(.host)
+        func value<T: PostgresDecodable>(_ column: Column, _: T.Type = T.self) throws -> T { try cells[Int(column.rawValue)].decode(T.self) }
+        var stored = StoredFetch(
+            id: try value(.id), sessionID: try value(.sessionID), source: try value(.source), startedAt: try value(.startedAt),
+            host: try value(.host)
         )
+        stored.endedAt = try value(.endedAt)
+        stored.durationMs = try value(.durationMs)
+        stored.outcome = FetchStatus(rawValue: try value(.outcome, String.self)) ?? .failed
+        stored.cancelReason = try value(.cancelReason, String?.self).flatMap(CancelReason.init(rawValue:))
+        stored.value = try value(.value, String?.self).map(FetchValue.init(validJSON:))
+        stored.error = try value(.error)
+        stored.httpStatus = try value(.httpStatus, Int?.self).map(Int64.init)
+        stored.responseBytes = try value(.responseBytes)
+        stored.tappedAt = try value(.tappedAt)
+        stored.timeoutMs = try value(.timeoutMs)
+        stored.endedBy = try value(.endedBy)
+        stored.endedByAt = try value(.endedByAt)
+        stored.answerValue = try value(.answerValue, String?.self).map(FetchValue.init(validJSON:))
+        stored.answerError = try value(.answerError)
+        self = stored.fetch
     }
 }
 
 extension Session {
-    /// A row of `ServerSessionColumn`s.
+    /// A row of `StoredSessionColumn.serverSelectList`.
     init(serverRow row: PostgresRow) throws {
-        typealias Column = ServerSessionColumn
+        typealias Column = StoredSessionColumn
         let cells = row.makeRandomAccess()
-        func value<T: PostgresDecodable>(_ column: Column, _: T.Type = T.self) throws -> T { try cells[column.rawValue].decode(T.self) }
+        func value<T: PostgresDecodable>(_ column: Column, _: T.Type = T.self) throws -> T { try cells[Int(column.rawValue)].decode(T.self) }
         self.init(
             id: try value(.id), startedAt: Timestamp(millisecondsSince1970: try value(.startedAt)), source: try value(.source),
             process: ProcessIdentity(

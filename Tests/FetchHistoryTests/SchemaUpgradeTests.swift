@@ -120,9 +120,9 @@ import FetchHistory
 
     /// Today's columns of a fetch, read from a version-4 table: the host
     /// (schema 8) is its session's, which the upgrade copies into it.
-    nonisolated static let version4Columns = FetchColumn.allCases.map {
-        $0 == .host ? "(SELECT host FROM session WHERE session.id = fetch.session_id)" : $0.expression
-    }.joined(separator: ", ")
+    nonisolated static let version4Columns = StoredFetch.Column.allCases.map {
+        $0 == .host ? "(SELECT host FROM session WHERE session.id = fetch.session_id)" : $0.name
+    }.joined(separator: ", ") + ", " + HistorySQL.isAlive
 
     /// The export as this version writes it.
     static func export(_ store: HistoryStore) throws -> [UInt8] {

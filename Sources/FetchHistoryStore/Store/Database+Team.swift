@@ -13,7 +13,7 @@ extension Database {
         var decoder = FetchDecoder()
         try forEachRow(HistorySQL.fetchesToPush, [.integer(seq), .integer(Int64(limit))]) { row in
             batch.fetches.append(try decoder.fetch(row))
-            batch.lastSeq = row.int64(Int32(FetchColumn.allCases.count))
+            batch.lastSeq = row.int64(HistorySQL.afterFetchColumns)
         }
         let sessionIDs = Array(Set(batch.fetches.map(\.sessionID)))
         if !sessionIDs.isEmpty {
@@ -52,7 +52,7 @@ struct PushBatch: Sendable {
 
 // The SQL of team histories.
 extension HistorySQL {
-    /// `FetchColumn`s, then `seq`.
+    /// `fetchColumns`, then `seq`.
     static let fetchesToPush = """
         SELECT \(fetchColumns), seq FROM fetch
         WHERE seq > ? AND (outcome IS NOT NULL OR \(isAlive) = 0)

@@ -21,57 +21,14 @@ public struct StoredOutcome {
     }
 }
 
-/// The columns a fetch is read from, in the order every SELECT of fetches
-/// lists them (`FetchColumn.selectList`).
-enum FetchColumn: Int32, SelectedColumn {
-    case id, sessionID, source, startedAt, endedAt, durationMs, outcome, cancelReason, value, error, isAlive
-    case httpStatus, responseBytes
-    // The script, if the fetch was recorded with one.
-    case tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError
-    case host
-
-    var expression: String {
-        switch self {
-        case .id: "id"
-        case .sessionID: "session_id"
-        case .source: "source"
-        case .startedAt: "started_at"
-        case .endedAt: "ended_at"
-        case .durationMs: "duration_ms"
-        case .outcome: "outcome"
-        case .cancelReason: "cancel_reason"
-        case .value: "value"
-        case .error: "error"
-        case .isAlive: HistorySQL.isAlive
-        case .httpStatus: "http_status"
-        case .responseBytes: "response_bytes"
-        case .tappedAt: "tapped_at"
-        case .timeoutMs: "timeout_ms"
-        case .endedBy: "ended_by"
-        case .endedByAt: "ended_by_at"
-        case .answerValue: "answer_value"
-        case .answerError: "answer_error"
-        case .host: "host"
-        }
-    }
+/// Fetches are selected in `StoredFetch.Column`'s order, by name, then
+/// `isAlive` (`HistorySQL.fetchColumns`).
+extension StoredFetch.Column: SelectedColumn {
+    package var expression: String { name }
 }
 
-/// The columns a session is read from, in the order every SELECT of
-/// sessions lists them (`SessionColumn.selectList`).
-enum SessionColumn: Int32, SelectedColumn {
-    case id, startedAt, source, host, processID, bootID, processStarted
-
-    var expression: String {
-        switch self {
-        case .id: "id"
-        case .startedAt: "started_at"
-        case .source: "source"
-        case .host: "host"
-        case .processID: "process_id"
-        case .bootID: "boot_id"
-        case .processStarted: "process_started"
-        }
-    }
+extension StoredSessionColumn: SelectedColumn {
+    package var expression: String { name }
 }
 
 extension HistorySQL {
@@ -82,26 +39,34 @@ extension HistorySQL {
         FROM session WHERE session.id = fetch.session_id) END
         """
 
-    static let fetchColumns = FetchColumn.selectList
-    static let sessionColumns = SessionColumn.selectList
+    /// A fetch's stored columns, then `isAlive`: what `HistoryRow.fetch` reads.
+    static let fetchColumns = StoredFetch.Column.selectList + ", " + isAlive
+    static let sessionColumns = StoredSessionColumn.selectList
+
+    /// Where `isAlive` is in a row of `fetchColumns`; a column a query lists
+    /// after them comes at `afterFetchColumns`.
+    static let isAliveIndex = Int32(StoredFetch.Column.allCases.count)
+    static let afterFetchColumns = isAliveIndex + 1
 }
 
 /// Rows of the history's tables decoded into values, column by column name.
 enum HistoryRow {
+    /// A fetch's status from its `outcome` and `isAlive` cells (counts read
+    /// them without the rest of the row).
     static func status(outcome: String?, isAlive: Int64?) -> FetchStatus {
         guard let outcome else { return isAlive == 0 ? .interrupted : .running }
         return FetchStatus(rawValue: outcome) ?? .failed
     }
 
-    /// A row of `FetchColumn`s.
+    /// A row of `HistorySQL.fetchColumns`.
     static func fetch(_ row: Row) throws -> Fetch {
         var decoder = FetchDecoder()
         return try decoder.fetch(row)
     }
 
-    /// A row of `SessionColumn`s.
+    /// A row of `StoredSessionColumn`s.
     static func session(_ row: Row) throws -> Session {
-        typealias Column = SessionColumn
+        typealias Column = StoredSessionColumn
         return Session(
             id: try uuid(row, Column.id), startedAt: Timestamp(millisecondsSince1970: row.int64(Column.startedAt)),
             source: row.text(Column.source),
@@ -120,61 +85,44 @@ enum HistoryRow {
     }
 }
 
-/// Decodes rows of `FetchColumn`s, one query's worth: the texts a history
-/// repeats row after row (sources, hosts, outcomes, how a fetch ended) are
-/// decoded once and reused when the same bytes come again, where making and
-/// checking a String a row was a fifth of an export's cost.
+/// Decodes rows of `HistorySQL.fetchColumns`, one query's worth, into
+/// `StoredFetch`es: the texts a history repeats row after row (sources,
+/// hosts, outcomes, how a fetch ended) are decoded once and reused when the
+/// same bytes come again, where making and checking a String a row was a
+/// fifth of an export's cost.
 struct FetchDecoder {
     private var sources = RepeatedTexts { $0 }
     private var hosts = RepeatedTexts { $0 }
-    private var outcomes = RepeatedTexts { FetchStatus(rawValue: $0) }
+    private var outcomes = RepeatedTexts { FetchStatus(rawValue: $0) ?? .failed }
     private var cancelReasons = RepeatedTexts { CancelReason(rawValue: $0) }
     private var endedBy = RepeatedTexts { $0 }
     private var integers = RepeatedIntegers()
 
     mutating func fetch(_ row: Row) throws -> Fetch {
-        typealias Column = FetchColumn
-        let status: FetchStatus = switch row.withOptionalUTF8(Column.outcome, { outcomes.value($0) }) {
-        case nil: row.optionalInt64(Column.isAlive) == 0 ? .interrupted : .running
-        case let stored?: stored ?? .failed
-        }
-        let outcome: FetchOutcome? = switch status {
-        case .running: nil
-        case .succeeded: .succeeded(row.optionalFetchValue(Column.value) { integers.value($0) } ?? FetchValue(validJSON: "null"))
-        case .failed: .failed(row.optionalText(Column.error) ?? "")
-        case .cancelled: .cancelled(row.withUTF8(Column.cancelReason) { cancelReasons.value($0) } ?? .user)
-        case .timedOut: .timedOut
-        case .interrupted: .interrupted
-        }
-        return Fetch(
+        typealias Column = StoredFetch.Column
+        var stored = StoredFetch(
             id: try HistoryRow.uuid(row, Column.id), sessionID: try HistoryRow.uuid(row, Column.sessionID),
-            source: row.withUTF8(Column.source) { sources.value($0) },
-            startedAt: Timestamp(millisecondsSince1970: row.int64(Column.startedAt)),
-            endedAt: row.optionalInt64(Column.endedAt).map(Timestamp.init(millisecondsSince1970:)),
-            durationMilliseconds: row.optionalInt64(Column.durationMs), outcome: outcome,
-            response: row.optionalInt64(Column.httpStatus).map {
-                SourceResponse(status: Int($0), bytes: Int(row.optionalInt64(Column.responseBytes) ?? 0))
-            },
-            script: script(row), host: row.withUTF8(Column.host) { hosts.value($0) }
+            source: row.withUTF8(Column.source) { sources.value($0) }, startedAt: row.int64(Column.startedAt),
+            host: row.withUTF8(Column.host) { hosts.value($0) }
         )
-    }
-
-    /// The script of a row of `FetchColumn`s, if the fetch was recorded with one.
-    private mutating func script(_ row: Row) -> FetchScript? {
-        typealias Column = FetchColumn
-        guard let tappedAt = row.optionalInt64(Column.tappedAt) else { return nil }
-        var end: FetchScript.End?
-        if let name = row.withOptionalUTF8(Column.endedBy, { endedBy.value($0) }),
-           let at = row.optionalInt64(Column.endedByAt),
-           let cause = FetchEnd.Cause(
-               name: name,
-               value: row.optionalFetchValue(Column.answerValue) { integers.value($0) }, error: row.optionalText(Column.answerError)
-           ) {
-            end = FetchScript.End(cause: cause, at: Timestamp(millisecondsSince1970: at))
+        stored.endedAt = row.optionalInt64(Column.endedAt)
+        stored.durationMs = row.optionalInt64(Column.durationMs)
+        stored.outcome = row.withOptionalUTF8(Column.outcome) { outcomes.value($0) }
+        stored.recorderAlive = row.optionalInt64(HistorySQL.isAliveIndex) != 0
+        stored.cancelReason = row.withOptionalUTF8(Column.cancelReason) { cancelReasons.value($0) } ?? nil
+        stored.value = row.optionalFetchValue(Column.value) { integers.value($0) }
+        stored.error = row.optionalText(Column.error)
+        stored.httpStatus = row.optionalInt64(Column.httpStatus)
+        stored.responseBytes = row.optionalInt64(Column.responseBytes)
+        stored.tappedAt = row.optionalInt64(Column.tappedAt)
+        if stored.tappedAt != nil {
+            stored.timeoutMs = row.optionalInt64(Column.timeoutMs)
+            stored.endedBy = row.withOptionalUTF8(Column.endedBy) { endedBy.value($0) }
+            stored.endedByAt = row.optionalInt64(Column.endedByAt)
+            stored.answerValue = row.optionalFetchValue(Column.answerValue) { integers.value($0) }
+            stored.answerError = row.optionalText(Column.answerError)
         }
-        return FetchScript(
-            tappedAt: Timestamp(millisecondsSince1970: tappedAt), timeoutMilliseconds: row.optionalInt64(Column.timeoutMs), end: end
-        )
+        return stored.fetch
     }
 }
 
