@@ -15,7 +15,7 @@
 ///
 /// The rule only: each store turns it into its own conditions (SQLite's
 /// in `SourceMatch+GLOB`).
-package enum SourceMatch {
+package enum SourceMatch: Hashable, Sendable {
     case exactOrHost(String)
     case urlPrefix(String)
 

@@ -8,52 +8,50 @@ extension ServerQuery {
     /// reproduces, so the rows are searched as they arrive
     /// (`ServerQuery.keeps(_:for:)`).
     mutating func appendConditions(_ filter: HistoryFilter, and more: [String] = []) {
-        var clauses = more
-        if let statuses = filter.acceptedStatuses {
-            // A fetch reaches the server once it has ended: none is running.
-            let stored = statuses.filter { $0 != .running }.map(\.rawValue)
-            switch stored.count {
-            case 0: clauses.append("false")
-            case 1: clauses.append("outcome = \(bind(stored[0]))")
-            default: clauses.append("outcome = ANY(\(bind(stored)))")
-            }
-        }
-        if let source = filter.source { clauses.append("source = \(bind(source))") }
-        if let sources = filter.sources { clauses.append("source = ANY(\(bind(sources)))") }
-        if let text = filter.sourceMatching { clauses.append(sourceCondition(text)) }
-        if let session = filter.sessionID { clauses.append("session_id = \(bind(session))") }
-        if let since = filter.since { clauses.append("started_at >= \(bind(since.millisecondsSince1970))") }
-        if let until = filter.until { clauses.append("started_at < \(bind(until.millisecondsSince1970))") }
-        if let host = filter.host { clauses.append("host LIKE \(bind(host.likePattern))") }
-        if let patterns = filter.httpStatuses {
-            // One range per pattern; none: no row matches.
-            let terms = patterns.map { "http_status BETWEEN \(bind(Int32($0.codes.lowerBound))) AND \(bind(Int32($0.codes.upperBound)))" }
-            clauses.append(terms.isEmpty ? "false" : "(" + terms.joined(separator: " OR ") + ")")
-        }
-        let (least, most) = filter.durationBoundsMilliseconds
-        if let least { clauses.append("duration_ms >= \(bind(least))") }
-        if let most { clauses.append("duration_ms <= \(bind(most))") }
-        appendWhere(clauses)
+        appendWhere(more + filter.storedConditions.compactMap { sql($0) })
     }
 
     /// Appends ` WHERE …` for the sessions `filter` selects, every value bound.
     mutating func appendConditions(_ filter: SessionFilter) {
-        var clauses: [String] = []
-        if let since = filter.since { clauses.append("started_at >= \(bind(since.millisecondsSince1970))") }
-        if let until = filter.until { clauses.append("started_at < \(bind(until.millisecondsSince1970))") }
-        // The session table's `source` and `host` mean what the fetch table's do.
-        if let text = filter.sourceMatching { clauses.append(sourceCondition(text)) }
-        if let host = filter.host { clauses.append("host LIKE \(bind(host.likePattern))") }
-        appendWhere(clauses)
+        appendWhere(filter.storedConditions.compactMap { sql($0) })
     }
 
     private mutating func appendWhere(_ clauses: [String]) {
         if !clauses.isEmpty { append(" WHERE " + clauses.joined(separator: " AND ")) }
     }
 
-    /// The condition on `source` for `--source text` (see `SourceMatch`).
-    private mutating func sourceCondition(_ text: String) -> String {
-        let match = SourceMatch(text)
+    /// `condition` in PostgreSQL's SQL, its values bound; nil for what the
+    /// client checks itself (`contains`).
+    private mutating func sql(_ condition: StoredCondition) -> String? {
+        switch condition {
+        case .outcome(let stored, _, _):
+            // A fetch reaches the server once it has ended: none is running,
+            // and one whose recorder died was pushed as interrupted.
+            switch stored.count {
+            case 0: "false"
+            case 1: "outcome = \(bind(stored[0]))"
+            default: "outcome = ANY(\(bind(stored)))"
+            }
+        case .sourceIs(let source): "source = \(bind(source))"
+        case .sourceIn(let sources): "source = ANY(\(bind(sources)))"
+        case .sourceMatches(let match): sourceCondition(match)
+        case .sessionIs(let id): "session_id = \(bind(id))"
+        case .startedAtLeast(let milliseconds): "started_at >= \(bind(milliseconds))"
+        case .startedBefore(let milliseconds): "started_at < \(bind(milliseconds))"
+        case .hostMatches(let pattern): "host LIKE \(bind(pattern.likePattern))"
+        case .httpStatusWithin(let ranges):
+            // One range each; none: no row matches.
+            ranges.isEmpty ? "false" : "(" + ranges.map {
+                "http_status BETWEEN \(bind(Int32($0.lowerBound))) AND \(bind(Int32($0.upperBound)))"
+            }.joined(separator: " OR ") + ")"
+        case .durationAtLeast(let milliseconds): "duration_ms >= \(bind(milliseconds))"
+        case .durationAtMost(let milliseconds): "duration_ms <= \(bind(milliseconds))"
+        case .contains: nil
+        }
+    }
+
+    /// The condition on `source` for `--source` (see `SourceMatch`).
+    private mutating func sourceCondition(_ match: SourceMatch) -> String {
         var terms = ["source = ANY(\(bind(match.exactSources)))"]
         for (prefix, following) in match.prefixes {
             let placeholder = bind(prefix)

@@ -10,80 +10,65 @@ extension HistorySQL {
 
     /// A WHERE clause made of fixed fragments, and the values it binds.
     static func conditions(for filter: HistoryFilter) -> (String, [SQLValue]) {
+        whereClause(filter.storedConditions)
+    }
+
+    /// A WHERE clause on the `session` table for `filter`, and the values it binds.
+    static func conditions(for filter: SessionFilter) -> (String, [SQLValue]) {
+        whereClause(filter.storedConditions)
+    }
+
+    /// ` WHERE ` and `conditions` joined by `AND` (nothing for none), and
+    /// the values they bind.
+    private static func whereClause(_ conditions: [StoredCondition]) -> (String, [SQLValue]) {
         var clauses: [String] = []
         var values: [SQLValue] = []
-        if let statuses = filter.acceptedStatuses {
-            let (condition, bound) = outcomeCondition(statuses)
-            clauses.append(condition)
+        for condition in conditions {
+            let (clause, bound) = sql(condition)
+            clauses.append(clause)
             values += bound
-        }
-        if let source = filter.source {
-            clauses.append("source = ?")
-            values.append(.text(source))
-        }
-        if let sources = filter.sources {
-            // One `?` per source (SQLite takes an empty list: no row matches).
-            clauses.append("source IN (" + Array(repeating: "?", count: sources.count).joined(separator: ", ") + ")")
-            values += sources.map { .text($0) }
-        }
-        if let text = filter.sourceMatching {
-            let (condition, bound) = SourceMatch(text).condition
-            clauses.append(condition)
-            values += bound
-        }
-        if let session = filter.sessionID {
-            clauses.append("session_id = ?")
-            values.append(.text(session.lowercased))
-        }
-        if let since = filter.since {
-            clauses.append("started_at >= ?")
-            values.append(.integer(since.millisecondsSince1970))
-        }
-        if let until = filter.until {
-            clauses.append("started_at < ?")
-            values.append(.integer(until.millisecondsSince1970))
-        }
-        if let host = filter.host {
-            let (condition, bound) = host.condition
-            clauses.append(condition)
-            values += bound
-        }
-        if let patterns = filter.httpStatuses {
-            // One range per pattern; none: no row matches.
-            let terms = patterns.map { _ in "http_status BETWEEN ? AND ?" }
-            clauses.append(terms.isEmpty ? "0" : "(" + terms.joined(separator: " OR ") + ")")
-            values += patterns.flatMap { [SQLValue.integer(Int64($0.codes.lowerBound)), .integer(Int64($0.codes.upperBound))] }
-        }
-        let (least, most) = filter.durationBoundsMilliseconds
-        if let least {
-            clauses.append("duration_ms >= ?")
-            values.append(.integer(least))
-        }
-        if let most {
-            clauses.append("duration_ms <= ?")
-            values.append(.integer(most))
-        }
-        // Last: the cheap, indexed conditions narrow the rows first.
-        if let text = filter.containing {
-            clauses.append("fetch_history_contains(?, error, source, value)")
-            values.append(.text(text))
         }
         return (clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND "), values)
     }
 
-    /// The condition on `outcome` for fetches of any of `statuses`. The
-    /// stored outcomes are one `=` (what `fetch_by_outcome` is sought
-    /// with) or one `IN`; a fetch not ended (outcome NULL) is running while
-    /// its recorder lives and interrupted once it is gone.
-    static func outcomeCondition(_ statuses: [FetchStatus]) -> (String, [SQLValue]) {
-        let stored = statuses.filter { $0 != .running }
+    /// `condition` in SQLite's SQL, and the values it binds.
+    private static func sql(_ condition: StoredCondition) -> (String, [SQLValue]) {
+        switch condition {
+        case .outcome(let stored, let running, let interrupted): outcomeCondition(stored: stored, running: running, interrupted: interrupted)
+        case .sourceIs(let source): ("source = ?", [.text(source)])
+        // One `?` per source (SQLite takes an empty list: no row matches).
+        case .sourceIn(let sources): ("source IN (" + placeholders(sources.count) + ")", sources.map { .text($0) })
+        case .sourceMatches(let match): match.condition
+        case .sessionIs(let id): ("session_id = ?", [.text(id.lowercased)])
+        case .startedAtLeast(let milliseconds): ("started_at >= ?", [.integer(milliseconds)])
+        case .startedBefore(let milliseconds): ("started_at < ?", [.integer(milliseconds)])
+        case .hostMatches(let pattern): pattern.condition
+        case .httpStatusWithin(let ranges):
+            // One range each; none: no row matches.
+            (ranges.isEmpty ? "0" : "(" + ranges.map { _ in "http_status BETWEEN ? AND ?" }.joined(separator: " OR ") + ")",
+             ranges.flatMap { [SQLValue.integer(Int64($0.lowerBound)), .integer(Int64($0.upperBound))] })
+        case .durationAtLeast(let milliseconds): ("duration_ms >= ?", [.integer(milliseconds)])
+        case .durationAtMost(let milliseconds): ("duration_ms <= ?", [.integer(milliseconds)])
+        case .contains(let text): ("fetch_history_contains(?, error, source, value)", [.text(text)])
+        }
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    /// The condition on `outcome` for fetches of the `stored` outcomes, or
+    /// not ended (outcome NULL) and `running` while the recorder lives or
+    /// `interrupted` once it is gone. The stored outcomes are one `=` (what
+    /// `fetch_by_outcome` is sought with) or one `IN`.
+    static func outcomeCondition(stored: [String], running: Bool, interrupted: Bool) -> (String, [SQLValue]) {
         var terms: [String] = []
         switch stored.count {
         case 0: break
         case 1: terms.append("outcome = ?")
-        default: terms.append("outcome IN (" + Array(repeating: "?", count: stored.count).joined(separator: ", ") + ")")
+        default: terms.append("outcome IN (" + placeholders(stored.count) + ")")
         }
-        switch (statuses.contains(.running), statuses.contains(.interrupted)) {
+        switch (running, interrupted) {
         case (true, true): terms.append("outcome IS NULL")
         case (true, false): terms.append("outcome IS NULL AND \(isAlive) = 1")
         case (false, true): terms.append("(outcome IS NULL AND \(isAlive) = 0)")
@@ -94,33 +79,6 @@ extension HistorySQL {
         case 1: terms[0]
         default: "(" + terms.joined(separator: " OR ") + ")"
         }
-        return (condition, stored.map { .text($0.rawValue) })
-    }
-
-    /// A WHERE clause on the `session` table for `filter`, and the values it binds.
-    static func conditions(for filter: SessionFilter) -> (String, [SQLValue]) {
-        var clauses: [String] = []
-        var values: [SQLValue] = []
-        if let since = filter.since {
-            clauses.append("started_at >= ?")
-            values.append(.integer(since.millisecondsSince1970))
-        }
-        if let until = filter.until {
-            clauses.append("started_at < ?")
-            values.append(.integer(until.millisecondsSince1970))
-        }
-        // The session table has `source` and `host` columns of the same
-        // meaning as the fetch table's: the same conditions apply.
-        if let text = filter.sourceMatching {
-            let (condition, bound) = SourceMatch(text).condition
-            clauses.append(condition)
-            values += bound
-        }
-        if let host = filter.host {
-            let (condition, bound) = host.condition
-            clauses.append(condition)
-            values += bound
-        }
-        return (clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND "), values)
+        return (condition, stored.map { .text($0) })
     }
 }
