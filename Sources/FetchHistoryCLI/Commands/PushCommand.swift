@@ -68,22 +68,7 @@ struct PullCommand: HistoryCommand {
     @Option(help: ArgumentHelp("The team history: a postgres:// URL (default: $FETCH_HISTORY_REMOTE).", valueName: "url"))
     var from: String?
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            "Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, now, today, yesterday, or 15m/2h/7d ago.",
-            valueName: "T"
-        ),
-        transform: TimeArgument.init(parsing:)
-    )
-    var since: TimeArgument?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("Only fetches started before T (same forms as --since).", valueName: "T"),
-        transform: TimeArgument.init(parsing:)
-    )
-    var until: TimeArgument?
+    @OptionGroup var range: TimeRangeOptions<Fetches>
 
     @Option(help: ArgumentHelp("Only fetches recorded on a host matching PATTERN (* is any run of characters).", valueName: "PATTERN"))
     var host: String?
@@ -97,14 +82,14 @@ struct PullCommand: HistoryCommand {
     func validate() throws {
         _ = try RemoteOption.url(from, option: "--from")
         try FilterOptions.refuseEmpty(source: source, host: host)
-        try TimeArgument.validateRange(since: since, until: until)
+        try range.validateRange()
     }
 
     @MainActor func run() async throws {
         let url = try RemoteOption.url(from, option: "--from")
         let store = try database.openForWriting(for: "pull")
         let filter = HistoryFilter(
-            since: since?.timestamp, until: until?.timestamp, sourceMatching: source, host: host.map(HostPattern.init)
+            since: range.since?.timestamp, until: range.until?.timestamp, sourceMatching: source, host: host.map(HostPattern.init)
         )
         let (summary, server) = try await DatabaseOptions.withTeam(url) { team in
             (try await store.pull(from: team, matching: filter), team.displayName)

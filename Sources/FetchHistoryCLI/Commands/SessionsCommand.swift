@@ -27,22 +27,7 @@ struct SessionsCommand: HistoryCommand {
     @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Show at most this many sessions; 0 shows all.")
     var limit = 20
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            "Only sessions started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, now, today, yesterday, or 15m/2h/7d ago.",
-            valueName: "T"
-        ),
-        transform: TimeArgument.init(parsing:)
-    )
-    var since: TimeArgument?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("Only sessions started before T (same forms as --since).", valueName: "T"),
-        transform: TimeArgument.init(parsing:)
-    )
-    var until: TimeArgument?
+    @OptionGroup var range: TimeRangeOptions<Sessions>
 
     @Option(help: ArgumentHelp("Only sessions of this source: exact, a host, or a URL prefix (as list --source).", valueName: "source"), completion: .sources)
     var source: String?
@@ -62,12 +47,12 @@ struct SessionsCommand: HistoryCommand {
         try OptionBounds.require(limit, atLeast: 0, option: "--limit")
         try header.validate(for: format)
         try FilterOptions.refuseEmpty(source: source, host: host)
-        try TimeArgument.validateRange(since: since, until: until)
+        try range.validateRange()
     }
 
     @MainActor func run() async throws {
         let filter = SessionFilter(
-            since: since?.timestamp, until: until?.timestamp, sourceMatching: source, host: host.map(HostPattern.init)
+            since: range.since?.timestamp, until: range.until?.timestamp, sourceMatching: source, host: host.map(HostPattern.init)
         )
         let summaries = try await database.reading { history in
             try await history.sessionSummaries(matching: filter, limit: limit == 0 ? nil : limit)

@@ -87,22 +87,7 @@ struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only fetches of this session (an id or unique id prefix).", valueName: "id"), completion: .sessionIDs)
     var session: String?
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            "Only fetches started at or after T: 2026-11-22, 2026-11-22T10:00:00Z, now, today, yesterday, or 15m/2h/7d ago.",
-            valueName: "T"
-        ),
-        transform: TimeArgument.init(parsing:)
-    )
-    var since: TimeArgument?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("Only fetches started before T (same forms as --since).", valueName: "T"),
-        transform: TimeArgument.init(parsing:)
-    )
-    var until: TimeArgument?
+    @OptionGroup var range: TimeRangeOptions<Fetches>
 
     /// The outcomes asked for, nil when --outcome was not given.
     var outcomes: Set<FetchStatus>? {
@@ -119,7 +104,7 @@ struct FilterOptions: ParsableArguments {
         // it would match everything (or, for a source, nothing) silently.
         if grep?.isEmpty == true { throw ValidationError("--grep is empty; give the text to search for") }
         try Self.refuseEmpty(source: source, host: host)
-        try TimeArgument.validateRange(since: since, until: until)
+        try range.validateRange()
         try DurationArgument.refuseNegative(minDuration, option: "--min-duration")
         try DurationArgument.refuseNegative(maxDuration, option: "--max-duration")
         if let minDuration, let maxDuration, minDuration.duration > maxDuration.duration {
@@ -164,7 +149,7 @@ struct FilterOptions: ParsableArguments {
         var sessionID: UUID?
         if let session { sessionID = try await history.session(named: session).id }
         return HistoryFilter(
-            sessionID: sessionID, since: since?.timestamp, until: until?.timestamp, containing: grep,
+            sessionID: sessionID, since: range.since?.timestamp, until: range.until?.timestamp, containing: grep,
             sourceMatching: source, host: host.map(HostPattern.init), statuses: outcomes,
             httpStatuses: status.isEmpty ? nil : Array(status.joined()),
             minimumDuration: minDuration?.duration, maximumDuration: maxDuration?.duration
