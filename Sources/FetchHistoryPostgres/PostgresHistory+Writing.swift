@@ -94,42 +94,26 @@ extension PostgresHistory: TeamHistory {
 /// batches, each with the sessions first named in it.
 ///
 /// The producer (`FetchRecordReader`, a file's store) is synchronous and
-/// runs on a thread of its own; the batches cross to the server's side one
-/// at a time (at most two wait), so memory stays flat. An id the input
+/// runs on a thread of its own; the batches cross to the server's side in a
+/// `BatchHandoff` (at most two wait), so memory stays flat. An id the input
 /// gives twice is refused there, naming the record that gave it first, as
-/// an import into a file does.
+/// an import into a file does; a source with secrets is hidden as
+/// recording hides it.
 enum ImportedBatches {
     static let size = 10_000
 
-    /// Returns how many distinct sources held secrets, hidden as recording
-    /// hides them before they were sent (`ImportSummary.sourcesWithSecretsHidden`).
+    /// Returns how many distinct sources held secrets, hidden before they
+    /// were sent (`ImportSummary.sourcesWithSecretsHidden`).
     static func read(
         _ produce: @escaping @Sendable (_ insert: (Fetch) throws -> Void) throws -> Void,
         _ consume: ([Fetch], [Session]) async throws -> Void
     ) async throws -> Int {
+        let handoff = BatchHandoff<Fetch>(batchSize: size, batchesAhead: 2)
         let withSecrets = Mutex<Set<String>>([])
-        let (stream, continuation) = AsyncThrowingStream<([Fetch], [Session]), any Error>.makeStream()
-        let room = DispatchSemaphore(value: 2)
-        let stopped = Stopped()
-        continuation.onTermination = { _ in
-            stopped.stop()
-            room.signal()
-            room.signal()
-        }
         let finished = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             defer { finished.signal() }
-            var fetches: [Fetch] = []
-            var sessions: [Session] = []
             var records: [UUID: Int] = [:]
-            var seenSessions: Set<UUID> = []
-            func hand() throws {
-                room.wait()
-                guard !stopped.isStopped else { throw CancellationError() }
-                continuation.yield((fetches, sessions))
-                fetches.removeAll(keepingCapacity: true)
-                sessions.removeAll(keepingCapacity: true)
-            }
             do {
                 try produce { fetch in
                     var fetch = fetch
@@ -142,31 +126,27 @@ enum ImportedBatches {
                         records[fetch.id] = first
                         throw RepeatedFetchID(id: fetch.id, firstRecord: first)
                     }
-                    if seenSessions.insert(fetch.sessionID).inserted {
-                        // As an import into a file makes it: no recorder process.
-                        sessions.append(Session(
-                            id: fetch.sessionID, startedAt: fetch.startedAt, source: fetch.source,
-                            process: ProcessIdentity(host: fetch.host, processID: 0)
-                        ))
-                    }
-                    fetches.append(fetch)
-                    if fetches.count == size { try hand() }
+                    try handoff.put(fetch)
                 }
-                if !fetches.isEmpty { try hand() }
-                continuation.finish()
+                handoff.finish()
             } catch {
-                continuation.finish(throwing: error)
+                handoff.finish(throwing: error)
             }
         }
         do {
-            for try await (fetches, sessions) in stream {
+            var seenSessions: Set<UUID> = []
+            while let fetches = try await handoff.next() {
+                // As an import into a file makes them: no recorder process.
+                let sessions = fetches.filter { seenSessions.insert($0.sessionID).inserted }.map { fetch in
+                    Session(
+                        id: fetch.sessionID, startedAt: fetch.startedAt, source: fetch.source,
+                        process: ProcessIdentity(host: fetch.host, processID: 0)
+                    )
+                }
                 try await consume(fetches, sessions)
-                room.signal()
             }
         } catch {
-            stopped.stop()
-            room.signal()
-            room.signal()
+            handoff.stop(throwing: error)
             await waitFor(finished)
             throw error
         }
@@ -182,11 +162,5 @@ enum ImportedBatches {
                 done.resume()
             }
         }
-    }
-
-    final class Stopped: Sendable {
-        private let flag = Mutex(false)
-        var isStopped: Bool { flag.withLock { $0 } }
-        func stop() { flag.withLock { $0 = true } }
     }
 }

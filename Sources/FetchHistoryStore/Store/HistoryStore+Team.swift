@@ -69,7 +69,9 @@ extension HistoryStore {
     /// to `team` (a new file has), it remembers that the pulled fetches need
     /// no pushing back: a push right after a pull sends nothing.
     public func pull(from team: some TeamHistory, matching filter: HistoryFilter) async throws -> TransferSummary {
-        let handoff = FetchHandoff()
+        // The server's rows cross to the store's queue a batch at a time, at
+        // most a few ahead: the reader waits while the file catches up.
+        let handoff = BatchHandoff<Fetch>(batchSize: 1_000, batchesAhead: 4)
         let historyID = team.historyID
         async let imported: ImportSummary = write { db in
             let largestBefore = try db.largestSeq()
@@ -77,13 +79,13 @@ extension HistoryStore {
             let summary: ImportSummary
             do {
                 summary = try db.importFetches { insert in
-                    while let batch = try handoff.take() {
+                    while let batch = try handoff.next() {
                         for fetch in batch { try insert(fetch) }
                     }
                 }
             } catch {
                 // The reader stops at its next fetch instead of waiting for room.
-                handoff.finish(throwing: error)
+                handoff.stop(throwing: error)
                 throw error
             }
             if markBefore >= largestBefore { try db.raisePushMark(of: historyID, to: try db.largestSeq()) }
@@ -113,85 +115,4 @@ extension Database {
 
 extension HistorySQL {
     static let runningAbove = "SELECT count(*) FROM fetch WHERE seq > ? AND outcome IS NULL AND \(isAlive) = 1"
-}
-
-/// Fetches crossing from a reader (a server's rows, as they arrive) to the
-/// store's queue (an import), a batch at a time, at most a few batches
-/// ahead: the reader waits while the file catches up, so memory stays flat.
-final class FetchHandoff: Sendable {
-    private static let batchSize = 1_000
-    private static let batchesAhead = 4
-
-    private struct State {
-        var filling: [Fetch] = []
-        var ready: [[Fetch]] = []
-        var finished = false
-        var failure: (any Error)?
-        var taken = false
-    }
-
-    private let state = Mutex(State())
-    /// Signalled for each batch ready, and once at the end.
-    private let available = DispatchSemaphore(value: 0)
-    /// Signalled for each batch taken.
-    private let room = DispatchSemaphore(value: FetchHandoff.batchesAhead)
-
-    /// Hands `fetch` over; waits while the store is a few batches behind.
-    func put(_ fetch: Fetch) throws {
-        let full = try state.withLock { state throws -> [Fetch]? in
-            if let failure = state.failure { throw failure }
-            state.filling.append(fetch)
-            guard state.filling.count == Self.batchSize else { return nil }
-            defer { state.filling.removeAll(keepingCapacity: true) }
-            return state.filling
-        }
-        guard let full else { return }
-        room.wait()
-        try state.withLock { state throws in
-            if let failure = state.failure { throw failure }
-            state.ready.append(full)
-        }
-        available.signal()
-    }
-
-    /// The reader is done: what is left goes, then `take` returns nil.
-    func finish() {
-        state.withLock { state in
-            if !state.filling.isEmpty { state.ready.append(state.filling) }
-            state.filling = []
-            state.finished = true
-        }
-        available.signal()
-    }
-
-    /// One side failed: `take` throws `error`, and so do later `put`s,
-    /// including one waiting for room.
-    func finish(throwing error: any Error) {
-        state.withLock { state in
-            state.failure = error
-            state.finished = true
-        }
-        available.signal()
-        room.signal()
-    }
-
-    /// The next batch, waiting for it; nil once the reader is done.
-    func take() throws -> [Fetch]? {
-        while true {
-            let next = try state.withLock { state throws -> [Fetch]?? in
-                if let failure = state.failure { throw failure }
-                if !state.ready.isEmpty { return state.ready.removeFirst() }
-                return state.finished ? .some(nil) : nil
-            }
-            switch next {
-            case .some(.some(let batch)):
-                room.signal()
-                return batch
-            case .some(.none):
-                return nil
-            case .none:
-                available.wait()
-            }
-        }
-    }
 }
