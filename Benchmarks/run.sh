@@ -2,9 +2,10 @@
 # Builds fetch-history and the benchmark harness in release, runs the
 # benchmarks and prints Markdown reports of medians and ratios.
 #
-#   Benchmarks/run.sh                    # what README shows: the suite at 1,000,000 fetches and the
+#   Benchmarks/run.sh                    # what the READMEs show: the suite at 1,000,000 fetches and the
 #                                        # scale curve to 10,000,000 (about 2 hours on 2 cores); writes
-#                                        # README's benchmark sections and scale-curve.svg beside it
+#                                        # both reports and scale-curve.svg into Benchmarks/, and the
+#                                        # summary of the first into the front page, README.md
 #   Benchmarks/run.sh 100000             # a quick look at the suite (a few minutes); prints only
 #   Benchmarks/run.sh 1000000 imports    # only import against SQLite's own bulk load
 #   Benchmarks/run.sh 100000 curve       # the scale curve from 10,000 up to this size; prints only
@@ -18,8 +19,9 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
+# The full reports go into Benchmarks/README.md, a summary into the front page.
 readme=
-if [ $# -eq 0 ]; then readme="$root/README.md"; fi
+if [ $# -eq 0 ]; then readme="$here/README.md"; fi
 size="${1:-1000000}"
 mode="${2:-run}"
 case "$mode" in run|imports|curve) ;; *) echo "usage: $0 [SIZE] [run|imports|curve]" >&2; exit 64 ;; esac
@@ -35,8 +37,8 @@ fi
 
 echo "building (release)" >&2
 # The harness, and fetch-history itself as a product of the dependency: both
-# from the same sources, compiler and flags, and linked as the README builds
-# it (--static-swift-stdlib).
+# from the same sources, compiler and flags, and linked as README's first
+# command builds it (--static-swift-stdlib).
 build=(swift build -c release --static-swift-stdlib --package-path "$here")
 "${build[@]}" --product fetch-history-bench >&2
 "${build[@]}" --product fetch-history >&2
@@ -52,8 +54,9 @@ common=(--cli "$bin/fetch-history" --work "$work" --repetition-scale "${REPETITI
 if [ -n "$readme" ]; then
     "$bin/fetch-history-bench" run "${common[@]}" --size 1000000 --record-count "${RECORD_COUNT:-20000}" \
         --readme "$readme" "${previous[@]}"
+    "$bin/fetch-history-bench" summary --from "$readme" --readme "$root/README.md"
     "$bin/fetch-history-bench" curve "${common[@]}" --sizes 10000,100000,1000000,10000000 \
-        --svg "$root/scale-curve.svg" --readme "$readme"
+        --svg "$here/scale-curve.svg" --readme "$readme"
 elif [ "$mode" = curve ]; then
     sizes=10000
     next=100000

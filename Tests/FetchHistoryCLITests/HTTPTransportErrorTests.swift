@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Failures before any HTTP response, in the words README promises, never
+/// Failures before any HTTP response, in the words docs/commands.md promises, never
 /// URLSession's bare codes (`network error -1`, `-1000`, `-1002`).
 @Suite("fetch --source names transport failures in words")
 struct HTTPTransportErrorTests {

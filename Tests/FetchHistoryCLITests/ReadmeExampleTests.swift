@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// README's terminal examples are what the tool prints: every plain fenced
-/// block whose first line starts with `$ ` is a transcript — commands after
-/// `$ `, each followed by what it prints (standard output and error, as a
-/// terminal shows them) — and is run here through `sh`, with `fetch-history`
-/// on `PATH`, against a copy of `Fixtures/readme-history.jsonl` imported
-/// into a fresh database (UTC, no terminal, so no width limit unless the
-/// line sets `COLUMNS`).
+/// The documentation's terminal examples are what the tool prints: in
+/// README.md and every page of `docs/`, every plain fenced block whose first
+/// line starts with `$ ` is a transcript — commands after `$ `, each followed
+/// by what it prints (standard output and error, as a terminal shows them) —
+/// and is run here through `sh`, with `fetch-history` on `PATH`, against a
+/// copy of `Fixtures/readme-history.jsonl` imported into a fresh database
+/// (UTC, no terminal, so no width limit unless the line sets `COLUMNS`).
 ///
 /// A comment on the line before the block adjusts that:
 /// - `<!-- example: new history -->` starts from an empty history instead;
@@ -15,10 +15,9 @@ import Testing
 ///   masked and runs of spaces as one (what a fresh recording prints has
 ///   its own times, ids, durations and random values);
 /// - `<!-- example: not run: WHY -->` leaves the block out, saying why.
-/// A last line `…` means the rest of the output is left out of README.
-@Suite("README's examples print what README shows")
+/// A last line `…` means the rest of the output is left out of the page.
+@Suite("The documentation's examples print what the pages show")
 struct ReadmeExampleTests {
-    static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fixture = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures/readme-history.jsonl")
 
     struct Step: Sendable {
@@ -27,18 +26,23 @@ struct ReadmeExampleTests {
     }
 
     struct Example: Sendable, CustomStringConvertible {
-        /// README's line of the block's opening fence.
+        /// The page it is on, from the package's root.
+        var page: String
+        /// The page's line of the block's opening fence.
         var line: Int
         var steps: [Step]
         var startsEmpty = false
         var varies = false
         var isRun = true
-        var description: String { "README.md:\(line) $ \(steps.first?.command ?? "")" }
+        var description: String { "\(page):\(line) $ \(steps.first?.command ?? "")" }
     }
 
     static func examples() throws -> [Example] {
-        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try DocsPage.all().flatMap { try examples(in: $0) }
+    }
+
+    static func examples(in page: String) throws -> [Example] {
+        let lines = try DocsPage.text(page).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var examples: [Example] = []
         var index = 0
         while index < lines.count {
@@ -52,7 +56,7 @@ struct ReadmeExampleTests {
                 index += 1
             }
             guard lines[opening] == "```", body.first?.hasPrefix("$ ") == true else { continue }
-            var example = Example(line: opening + 1, steps: [])
+            var example = Example(page: page, line: opening + 1, steps: [])
             for line in body {
                 if line.hasPrefix("$ ") {
                     example.steps.append(Step(command: String(line.dropFirst(2)), output: []))
@@ -71,15 +75,18 @@ struct ReadmeExampleTests {
         return examples
     }
 
-    @Test func readmeHasExamplesAndRunsMostOfThem() throws {
+    @Test func theDocsHaveExamplesAndRunMostOfThem() throws {
         let examples = try Self.examples()
-        #expect(examples.count >= 15, "\(examples)")
+        // The 21 examples README held before it became a front page, and the front page's tour.
+        #expect(examples.count >= 21 + 5, "\(examples)")
         #expect(examples.count { $0.isRun } >= examples.count - 3, "\(examples.filter { !$0.isRun })")
+        let tour = examples.filter { $0.page == "README.md" }
+        #expect(tour.count >= 5 && tour.allSatisfy(\.isRun), "the front page's tour: \(tour)")
     }
 
     @Test(arguments: try examples().filter(\.isRun))
-    func eachExamplePrintsWhatReadmeShows(_ example: Example) async throws {
-        // Given README's fixture history (or an empty one)
+    func eachExamplePrintsWhatItsPageShows(_ example: Example) async throws {
+        // Given the docs' fixture history (or an empty one)
         let sandbox = try Sandbox()
         if !example.startsEmpty {
             let result = try await sandbox.run("import", Self.fixture.path)
@@ -94,7 +101,7 @@ struct ReadmeExampleTests {
                 ["-c", step.command + " 2>&1"], environment: environment, executable: URL(fileURLWithPath: "/bin/sh")
             )
 
-            // Then it prints what README shows (CSV's CRLF shown as line ends)
+            // Then it prints what the page shows (CSV's CRLF shown as line ends)
             var printed = result.standardOutput.replacingOccurrences(of: "\r\n", with: "\n")
                 .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             if printed.last == "" { printed.removeLast() }
@@ -104,7 +111,7 @@ struct ReadmeExampleTests {
                 printed = Array(printed.prefix(shown.count))
             }
             let same = example.varies ? printed.map(Self.masked) == shown.map(Self.masked) : printed == shown
-            #expect(same, "\(example): `\(step.command)` prints, in README's form:\n\(printed.joined(separator: "\n"))")
+            #expect(same, "\(example): `\(step.command)` prints, in the page's form:\n\(printed.joined(separator: "\n"))")
         }
     }
 

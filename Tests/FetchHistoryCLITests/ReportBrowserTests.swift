@@ -119,7 +119,7 @@ struct ReportBrowserTests {
     }
 
     @Test func theTimeAxisMarksRoundTimesThatNeverRunIntoEachOther() async throws {
-        // Given README's history: a night of probes from 22:00 with a quiet stretch folded before 04:00,
+        // Given the docs' history: a night of probes from 22:00 with a quiet stretch folded before 04:00,
         // then a burst of taps the next evening from 19:15:10
         let sandbox = try Sandbox()
         try await sandbox.succeed("import", ReadmeExampleTests.fixture.path)

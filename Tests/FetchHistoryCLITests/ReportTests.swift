@@ -58,7 +58,7 @@ struct ReportTests {
     }
 
     @Test func realRecordingsMarkEveryTapCancelDeadlineAndInterruptedEnd() async throws {
-        // Given README's history of real recordings, each with its script (tap, timeout, how it ended)
+        // Given the docs' history of real recordings, each with its script (tap, timeout, how it ended)
         let fixture = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures/readme-history.jsonl")
         let records = try String(contentsOf: fixture, encoding: .utf8).split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])

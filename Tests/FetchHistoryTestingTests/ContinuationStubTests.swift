@@ -206,7 +206,7 @@ import Testing
         #expect(await stub.pendingCount == 0)
     }
 
-    /// README promises one bound, 30 s, for every wait that is given none: far
+    /// docs/testing.md promises one bound, 30 s, for every wait that is given none: far
     /// above a step that works on a loaded machine (takes 30 s, on no thread).
     @MainActor @Test func everyWaitGivenNoLimitHasTheSameThirtySecondBound() async throws {
         // Given things that never come: an answer, a call, a sleeper, a state, a request

@@ -44,7 +44,7 @@ struct ImportedRecordMeaningTests {
     ])
     func aCancelledFetchWithoutAReasonWasCancelledByTheUser(reason: String) throws {
         // Given a cancelled fetch's record whose cancelReason is null or left out
-        // (README: as in exports written before the reason was kept)
+        // (docs/formats.md: as in exports written before the reason was kept)
         let cancelled = Self.fetch(.cancelled(.superseded))
         let line = FetchJSON.string(cancelled).replacingOccurrences(of: #""cancelReason":"superseded","#, with: reason)
         #expect(line != FetchJSON.string(cancelled))

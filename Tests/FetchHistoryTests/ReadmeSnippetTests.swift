@@ -1,46 +1,50 @@
 import Foundation
 import Testing
 
-/// README's Swift snippets are copied from `Examples/`, a package that
-/// builds and passes its tests in CI: each block after a
-/// `<!-- snippet: PATH -->` marker must appear, as is, in the file at PATH.
+/// The documentation's Swift snippets (README.md and `docs/*.md`) are copied
+/// from `Examples/`, a package that builds and passes its tests in CI: each
+/// block after a `<!-- snippet: PATH -->` marker must appear, as is, in the
+/// file at PATH.
 @Suite struct ReadmeSnippetTests {
-    static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     struct Snippet: CustomStringConvertible {
+        /// The page it is on, from the package's root.
+        var page: String
         var path: String
         var code: String
-        var description: String { path }
+        var description: String { "\(page): \(path)" }
     }
 
     static func snippets() throws -> [Snippet] {
-        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
         var snippets: [Snippet] = []
-        var lines = readme.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        while let line = lines.popFirst() {
-            guard line.hasPrefix("<!-- snippet: "), line.hasSuffix(" -->") else { continue }
-            let path = String(line.dropFirst("<!-- snippet: ".count).dropLast(" -->".count))
-            guard lines.popFirst() == "```swift" else {
-                snippets.append(Snippet(path: path, code: ""))
-                continue
+        for page in try Docs.pages() {
+            var lines = try Docs.text(page).split(separator: "\n", omittingEmptySubsequences: false)[...]
+            while let line = lines.popFirst() {
+                guard line.hasPrefix("<!-- snippet: "), line.hasSuffix(" -->") else { continue }
+                let path = String(line.dropFirst("<!-- snippet: ".count).dropLast(" -->".count))
+                guard lines.popFirst() == "```swift" else {
+                    snippets.append(Snippet(page: page, path: path, code: ""))
+                    continue
+                }
+                var code: [Substring] = []
+                while let codeLine = lines.popFirst(), codeLine != "```" { code.append(codeLine) }
+                snippets.append(Snippet(page: page, path: path, code: code.joined(separator: "\n")))
             }
-            var code: [Substring] = []
-            while let codeLine = lines.popFirst(), codeLine != "```" { code.append(codeLine) }
-            snippets.append(Snippet(path: path, code: code.joined(separator: "\n")))
         }
         return snippets
     }
 
-    @Test func readmeHasItsSnippets() throws {
-        let paths = try Self.snippets().map(\.path)
-        #expect(paths.count >= 4, "\(paths)")
-        #expect(paths.allSatisfy { $0.hasPrefix("Examples/") }, "\(paths)")
+    @Test func theDocsHaveTheirSnippets() throws {
+        let snippets = try Self.snippets()
+        // The front page's example, the library's three and the kit's three.
+        #expect(snippets.count >= 7, "\(snippets)")
+        #expect(snippets.contains { $0.page == "README.md" }, "the front page has no snippet from Examples/")
+        #expect(snippets.allSatisfy { $0.path.hasPrefix("Examples/") }, "\(snippets)")
     }
 
     @Test(arguments: try snippets())
     func eachSnippetIsCodeFromExamples(_ snippet: Snippet) throws {
-        #expect(!snippet.code.isEmpty, "the marker for \(snippet.path) is not followed by a ```swift block")
-        let source = try String(contentsOf: Self.root.appending(path: snippet.path), encoding: .utf8)
-        #expect(source.contains(snippet.code), "README's snippet is not in \(snippet.path):\n\(snippet.code)")
+        #expect(!snippet.code.isEmpty, "\(snippet.page): the marker for \(snippet.path) is not followed by a ```swift block")
+        let source = try Docs.text(snippet.path)
+        #expect(source.contains(snippet.code), "\(snippet.page)'s snippet is not in \(snippet.path):\n\(snippet.code)")
     }
 }

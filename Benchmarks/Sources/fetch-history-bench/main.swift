@@ -5,6 +5,7 @@ let usage = """
     usage: fetch-history-bench run --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--record-count N] [--repetition-scale X]
            fetch-history-bench imports --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--repetition-scale X]
            fetch-history-bench curve --cli PATH [--sizes N,N,…] [--work DIR] [--svg FILE] [--repetition-scale X]
+           fetch-history-bench summary --from Benchmarks/README.md --readme README.md
            fetch-history-bench generate --count N --output FILE
            fetch-history-bench record --engine store|raw|grdb --count N --db FILE
            fetch-history-bench import --engine store|raw|grdb --count N --db FILE
@@ -12,7 +13,9 @@ let usage = """
       run        the whole suite at N fetches (default 1,000,000); prints a Markdown report
       imports    only `fetch-history import` against SQLite's own bulk load, into an empty and a full database
       curve      every command at each size (default 10k, 100k, 1M, 10M) beside sqlite3; draws the SVG (--svg)
-      --readme   README.md to write the report into, between its markers for this subcommand
+      --readme   the Markdown file to write the report into, between its markers for this subcommand
+      summary    copies the front page's rows of the run's report (--from) into --readme, between its
+                 summary markers: after a run, or after changing which rows it shows
       --previous-cli  an earlier fetch-history build whose imports run in the same rounds
       generate   writes N generated fetches as export records (JSONL)
       record     records N fetches with one engine into a new database (for profiling)
@@ -41,7 +44,7 @@ func required(_ options: [String: String], _ name: String) throws -> String {
     return value
 }
 
-/// Prints `report`, and writes it into README's section when asked.
+/// Prints `report`, and writes it into its section of a Markdown file when asked.
 func publish(_ report: Report, section: String, readme: String?) throws {
     let markdown = report.markdown()
     print(markdown, terminator: "")
@@ -93,6 +96,10 @@ do {
         report.notes.append("Load average (1, 5, 15 min) at the end: \(Suite.loadAverage()).")
         try ScaleChart.svg(report.scale).write(toFile: svg, atomically: true, encoding: .utf8)
         try publish(report, section: command, readme: given["readme"])
+
+    case "summary":
+        let report = try Readme.read(section: "run", from: try required(given, "from"))
+        try Readme.write(try Readme.summary(ofRun: report), section: "summary", into: try required(given, "readme"))
 
     case "generate":
         try HistoryGenerator(count: try integer(given, "count")).writeJSONLines(to: try required(given, "output"))

@@ -3,7 +3,7 @@ import Testing
 
 extension ReliabilityTests {
     /// Another user of the machine reads a history as its owner does, and
-    /// leaves nothing beside it: README, "Reading a history you do not own".
+    /// leaves nothing beside it: docs/commands.md, "Reading a history you do not own".
     @Suite("A history shared read-only can be read by others, who leave nothing behind", .enabled(if: OtherUser.mustRun, OtherUser.skipReason))
     struct SharedHistories {
         /// Every reading command, with what it prints compared as it is

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `sslmode=verify-full` checks the name the URL gives against the server's
-/// certificate, `verify-ca` only its chain (README, "Naming the server").
+/// certificate, `verify-ca` only its chain (docs/team-history.md, "Naming the server").
 ///
 /// The shared server's certificate covers both IP 127.0.0.1 and DNS
 /// localhost, and swift-nio-ssl matches an IP entry against the address it

@@ -171,13 +171,14 @@ struct TeamHistoryCommandTests {
     }
 }
 
-@Suite("README's team-history example runs as written", .enabled(if: TestPostgresServer.isAvailable, TestPostgresServer.skipReason))
+@Suite("The team-history page's example runs as written (docs/team-history.md)", .enabled(if: TestPostgresServer.isAvailable, TestPostgresServer.skipReason))
 struct TeamHistoryReadmeTests {
     @Test func eachLineOfTheExampleRunsAgainstARealServer() async throws {
-        // Given a team history and a local file recorded on host ci-1, and README's example
+        // Given a team history and a local file recorded on host ci-1, and the team-history page's example
         let team = try await TeamFixture()
         let local = try await team.localFile()
-        let lines = try Self.readmeBlock("team-history").split(separator: "\n").map(String.init)
+        let lines = try DocsPage.block(after: "<!-- docs-sh: team-history ", fenced: "sh", in: "docs/team-history.md")
+            .split(separator: "\n").map(String.init)
             .filter { !$0.contains("--follow") }
         #expect(lines.count >= 4)
         let folder = FetchHistoryProcess.binary.deletingLastPathComponent().path
@@ -195,17 +196,5 @@ struct TeamHistoryReadmeTests {
             // Then it succeeds
             #expect(result.succeeded, "\(line): \(result)")
         }
-    }
-
-    /// The sh block after `<!-- readme-example: NAME … -->` in README.md.
-    static func readmeBlock(_ name: String) throws -> String {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appending(path: "../../../README.md").standardizedFileURL, encoding: .utf8)
-        let lines = readme.components(separatedBy: "\n")
-        guard let marker = lines.firstIndex(where: { $0.hasPrefix("<!-- readme-example: \(name) ") }),
-              let start = lines[marker...].firstIndex(of: "```sh"),
-              let end = lines[(start + 1)...].firstIndex(of: "```")
-        else { throw SandboxError("README has no sh block after <!-- readme-example: \(name) -->") }
-        return lines[(start + 1)..<end].joined(separator: "\n")
     }
 }

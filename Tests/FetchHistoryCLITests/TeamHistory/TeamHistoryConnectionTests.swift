@@ -119,12 +119,13 @@ struct TeamHistoryConnectionTests {
         #expect(inTLS == "0")
     }
 
-    @Test func aPushOnlyRoleMadeAsREADMESaysCanPushAndReadButNotDeleteRewriteOrPoseAsAnother() async throws {
-        // Given a team history whose schema the owner made, and the role README's SQL makes
+    @Test func aPushOnlyRoleMadeAsTheDocsSayCanPushAndReadButNotDeleteRewriteOrPoseAsAnother() async throws {
+        // Given a team history whose schema the owner made, and the role docs/team-history.md's SQL makes
         let team = try await TeamFixture()
         let local = try await team.localFile()
         try await team.succeed(["list", "-d", team.url])
-        let sql = try Self.readmeSQL("push-only-role").replacingOccurrences(of: "DATABASE team", with: "DATABASE \(team.database)")
+        let sql = try DocsPage.block(after: "<!-- docs-sql: push-only-role -->", fenced: "sql", in: "docs/team-history.md")
+            .replacingOccurrences(of: "DATABASE team", with: "DATABASE \(team.database)")
         let role = "runner_7_\(team.database.suffix(6))"
         try await team.server.psql(sql.replacingOccurrences(of: "runner_7", with: role), database: team.database)
         let url = team.server.url(team.database, user: role, password: "change me")
@@ -222,17 +223,5 @@ struct TeamHistoryConnectionTests {
                 "UPDATE fetch_history.fetch SET cancel_reason = 'stopped' WHERE cancel_reason = 'terminated'", database: team.database
             )
         }
-    }
-
-    /// The SQL block after `<!-- readme-sql: NAME -->` in README.md.
-    static func readmeSQL(_ name: String) throws -> String {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appending(path: "../../../README.md").standardizedFileURL, encoding: .utf8)
-        let lines = readme.components(separatedBy: "\n")
-        guard let marker = lines.firstIndex(of: "<!-- readme-sql: \(name) -->"),
-              let start = lines[marker...].firstIndex(of: "```sql"),
-              let end = lines[(start + 1)...].firstIndex(of: "```")
-        else { throw SandboxError("README has no sql block after <!-- readme-sql: \(name) -->") }
-        return lines[(start + 1)..<end].joined(separator: "\n")
     }
 }
