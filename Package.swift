@@ -41,9 +41,9 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedMigrationsTool"]
         ),
-        // The library, in layers the compiler keeps apart (README, "Layout"):
-        // values; interchange and the store on values only; the view state on
-        // values and interchange. `FetchHistory` re-exports the four.
+        // The library, in layers the compiler keeps apart (CONTRIBUTING.md, "Layout"):
+        // values; interchange, the store and the view state on values only.
+        // `FetchHistory` re-exports the four.
         .target(
             name: "FetchHistoryModel",
             swiftSettings: essentialsOnly
@@ -61,7 +61,7 @@ let package = Package(
         ),
         .target(
             name: "FetchHistoryViewState",
-            dependencies: ["FetchHistoryModel", "FetchHistoryInterchange"],
+            dependencies: ["FetchHistoryModel"],
             swiftSettings: essentialsOnly
         ),
         .target(
@@ -107,7 +107,7 @@ let package = Package(
             swiftSettings: essentialsOnly
         ),
         // Every command, without libcurl, so that it starts in a few
-        // milliseconds (built with --static-swift-stdlib, see README); a
+        // milliseconds (built with --static-swift-stdlib, see docs/install.md); a
         // command that fetches over HTTP re-runs in fetch-history-http.
         .executableTarget(
             name: "fetch-history",
@@ -115,7 +115,7 @@ let package = Package(
         ),
         // The HTTP source on SwiftNIO (AsyncHTTPClient), for the commands:
         // waiting for an answer costs no processor time, where URLSession on
-        // Linux polls libcurl (README, "fetch").
+        // Linux polls libcurl (docs/commands.md, "Fetching over HTTP").
         .target(
             name: "FetchHistoryAsyncHTTP",
             dependencies: [
@@ -157,7 +157,7 @@ let package = Package(
                 "FetchHistoryTesting",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
-            // Read by path: README's example history (ReadmeExampleTests), the
+            // Read by path: the docs' example history (ReadmeExampleTests), the
             // JUnit schema, and the script that opens a report in a browser.
             exclude: ["Fixtures", "Browser"]
         ),

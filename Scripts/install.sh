@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs fetch-history for one user: both programs, a man page per command
-# and the completion script of a shell, under a prefix. README, "Install".
+# and the completion script of a shell, under a prefix. docs/install.md, "Install".
 #
 #   Scripts/install.sh [--prefix DIR] [--shell bash|zsh|fish|all|none] [--bin DIR]
 #

@@ -7,7 +7,7 @@
 //     fetch-history --experimental-dump-help | swift Scripts/man-pages.swift DIR
 //
 // Scripts/install.sh runs it; the Swift toolchain runs it as a script, with
-// nothing to build. README, "Install", says why argument-parser's own
+// nothing to build. docs/install.md, "Install", says why argument-parser's own
 // generate-manual plugin is not used.
 
 import Foundation

@@ -1,6 +1,6 @@
 // The product people import: every layer's public API under one name, as
 // `import FetchHistory` always offered it. Each layer is also a module of
-// its own (see README's "Layout"), so the compiler keeps them apart.
+// its own (see CONTRIBUTING.md, "Layout"), so the compiler keeps them apart.
 @_exported import FetchHistoryInterchange
 @_exported import FetchHistoryModel
 // The store's statements, for the benchmarks' raw C and GRDB runs.

@@ -124,6 +124,10 @@ extension PostgresConnectionSettings {
         }
         let host: Host = hostName.hasPrefix("/") ? .unixSocket(folder: hostName) : .tcp(hostName)
 
+        // libpq's default root certificates, for the modes that check them.
+        if rootCertificates == nil, mode == .verifyCA || mode == .verifyFull {
+            rootCertificates = (nonEmpty(environment("HOME")) ?? "") + "/.postgresql/root.crt"
+        }
         self.init(
             host: host, port: port, user: userName, password: password, database: databaseName, tlsMode: mode,
             tlsRootCertificates: rootCertificates, applicationName: applicationName, connectTimeout: connectTimeout

@@ -36,7 +36,8 @@ package struct PostgresConnectionSettings: Hashable, Sendable {
     package var database: String
     package var tlsMode: TLSMode
     /// The certificates a server's must chain to (`sslrootcert`), for
-    /// `verify-ca` and `verify-full`; nil for libpq's `~/.postgresql/root.crt`.
+    /// `verify-ca` and `verify-full`: read from a URL in those modes, it is
+    /// libpq's `~/.postgresql/root.crt` when the URL names none.
     package var tlsRootCertificates: String?
     package var applicationName: String?
     /// How long connecting may take (`connect_timeout`, whole seconds).

@@ -162,7 +162,8 @@ package final class PostgresHistory: Sendable {
             tls.certificateVerification = .none
         case .verifyCA, .verifyFull:
             tls.certificateVerification = settings.tlsMode == .verifyFull ? .fullVerification : .noHostnameVerification
-            let roots = settings.tlsRootCertificates ?? (ProcessInfo.processInfo.environment["HOME"] ?? "") + "/.postgresql/root.crt"
+            // Set by the URL's reading for these modes (libpq's ~/.postgresql/root.crt by default).
+            let roots = settings.tlsRootCertificates ?? ".postgresql/root.crt"
             if roots == "system" {
                 tls.trustRoots = .default
             } else {

@@ -25,6 +25,22 @@ import Testing
     }
 
     @Test(arguments: [
+        ("postgres://h/db?sslmode=verify-full", "/home/alice/.postgresql/root.crt"),
+        ("postgres://h/db?sslmode=verify-ca", "/home/alice/.postgresql/root.crt"),
+        ("postgres://h/db?sslmode=verify-ca&sslrootcert=/etc/ca.crt", "/etc/ca.crt"),
+        ("postgres://h/db?sslmode=require", nil),
+        ("postgres://h/db", nil),
+    ])
+    func theModesThatCheckTheCertificateUseLibpqsRootsUnderHomeByDefault(url: String, roots: String?) throws {
+        // Given a home folder in the environment
+        // When the URL is read
+        let settings = try PostgresConnectionSettings(url: url, system: Self.system(["HOME": "/home/alice"]))
+
+        // Then verify-ca and verify-full name libpq's default file there, unless the URL names one
+        #expect(settings.tlsRootCertificates == roots)
+    }
+
+    @Test(arguments: [
         ("postgres://", PostgresConnectionSettings.Host.unixSocket(folder: "/var/run/postgresql"), 5432, "alice", "alice"),
         ("postgres:///team?host=/run/pg", .unixSocket(folder: "/run/pg"), 5432, "alice", "team"),
         ("postgres://%2Frun%2Fpg:5433/team", .unixSocket(folder: "/run/pg"), 5433, "alice", "team"),

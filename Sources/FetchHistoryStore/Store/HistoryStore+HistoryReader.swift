@@ -140,7 +140,7 @@ extension HistoryStore {
 
         /// `beforeCommit` runs inside each write, after its changes and
         /// before its commit: what lets a test stop a command exactly there
-        /// (README, "Development").
+        /// (CONTRIBUTING.md, "Development").
         package init(_ store: HistoryStore, beforeCommit: (@Sendable () throws -> Void)? = nil) {
             self.store = store
             self.beforeCommit = beforeCommit

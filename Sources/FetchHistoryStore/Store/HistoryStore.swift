@@ -71,7 +71,7 @@ public final class HistoryStore: Sendable {
     /// How the store opens its connection, kept to open it again.
     ///
     /// A reader must leave nothing beside a history that its owner could
-    /// not write (README, "Reading a history you do not own"). SQLite reads a
+    /// not write (docs/commands.md, "Reading a history you do not own"). SQLite reads a
     /// WAL database through the `-wal` and `-shm` beside it, and makes them
     /// when they are missing; made by another user, they stop the owner's
     /// next write ("attempt to write a readonly database"), and in a folder
@@ -186,7 +186,7 @@ public final class HistoryStore: Sendable {
     }
 
     /// A rewrite costs what the file keeps, so it is worth it once a good
-    /// share is free: see the README's "Reclaiming space" for the figures.
+    /// share is free: see docs/commands.md, "Reclaiming space", for the figures.
     public static let vacuumFreeFraction = 0.25
 }
 
