@@ -42,14 +42,21 @@ let package = Package(
             dependencies: ["EmbedMigrationsTool"]
         ),
         // The library, in layers the compiler keeps apart (CONTRIBUTING.md, "Layout"):
-        // values; interchange, the store and the view state on values only.
-        // `FetchHistory` re-exports the four.
+        // values; interchange, the report, the store and the view state on
+        // values only. `FetchHistory` re-exports the five.
         .target(
             name: "FetchHistoryModel",
             swiftSettings: essentialsOnly
         ),
         .target(
             name: "FetchHistoryInterchange",
+            dependencies: ["FetchHistoryModel"],
+            swiftSettings: essentialsOnly
+        ),
+        // The HTML report, a page people open in a browser, drawn from fetches
+        // (the file formats stay in Interchange).
+        .target(
+            name: "FetchHistoryReport",
             dependencies: ["FetchHistoryModel"],
             swiftSettings: essentialsOnly
         ),
@@ -66,7 +73,9 @@ let package = Package(
         ),
         .target(
             name: "FetchHistory",
-            dependencies: ["FetchHistoryModel", "FetchHistoryInterchange", "FetchHistoryStore", "FetchHistoryViewState"],
+            dependencies: [
+                "FetchHistoryModel", "FetchHistoryInterchange", "FetchHistoryReport", "FetchHistoryStore", "FetchHistoryViewState",
+            ],
             swiftSettings: essentialsOnly
         ),
         // A team's history on a PostgreSQL server, behind the same seam as

@@ -1,4 +1,5 @@
 @testable import FetchHistoryInterchange
+@testable import FetchHistoryReport
 import FetchHistoryModel
 import Testing
 

@@ -7,14 +7,14 @@
 /// ```swift
 /// CSV.line(["a,b", nil, "say \"hi\""])  // "\"a,b\",,\"say \"\"hi\"\"\"\r\n"
 /// ```
-enum CSV {
+package enum CSV {
     /// `cells` as one record, with its CRLF.
-    static func line(_ cells: [String?]) -> String {
+    package static func line(_ cells: [String?]) -> String {
         cells.map { $0.map(quoted) ?? "" }.joined(separator: ",") + "\r\n"
     }
 
     /// `text` as one field.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) else {
             return text
         }

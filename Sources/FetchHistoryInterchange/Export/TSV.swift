@@ -11,14 +11,14 @@
 /// ```swift
 /// TSV.line(["a\tb", nil, "c"])  // "a\\tb\t\tc\n"
 /// ```
-enum TSV {
+package enum TSV {
     /// `cells` as one line, with its newline.
-    static func line(_ cells: [String?]) -> String {
+    package static func line(_ cells: [String?]) -> String {
         cells.map { $0.map(escaped) ?? "" }.joined(separator: "\t") + "\n"
     }
 
     /// `text` as one cell.
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var cell = ""
         for scalar in text.unicodeScalars {
