@@ -71,10 +71,18 @@ let package = Package(
             dependencies: ["FetchHistoryModel"],
             swiftSettings: essentialsOnly
         ),
+        // Replay: a recorded session re-driven through the view state, on a
+        // manual clock, and checked against its history.
+        .target(
+            name: "FetchHistoryReplay",
+            dependencies: ["FetchHistoryModel", "FetchHistoryViewState"],
+            swiftSettings: essentialsOnly
+        ),
         .target(
             name: "FetchHistory",
             dependencies: [
                 "FetchHistoryModel", "FetchHistoryInterchange", "FetchHistoryReport", "FetchHistoryStore", "FetchHistoryViewState",
+                "FetchHistoryReplay",
             ],
             swiftSettings: essentialsOnly
         ),

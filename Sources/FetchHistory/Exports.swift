@@ -3,6 +3,7 @@
 // its own (see CONTRIBUTING.md, "Layout"), so the compiler keeps them apart.
 @_exported import FetchHistoryInterchange
 @_exported import FetchHistoryModel
+@_exported import FetchHistoryReplay
 @_exported import FetchHistoryReport
 // The store's statements, for the benchmarks' raw C and GRDB runs.
 @_spi(Benchmarks) @_exported import FetchHistoryStore

@@ -5,6 +5,7 @@ import FetchHistory
 @testable import FetchHistoryInterchange
 @testable import FetchHistoryModel
 @testable import FetchHistoryStore
+@testable import FetchHistoryReplay
 @testable import FetchHistoryViewState
 
 /// How each way a fetch can end reaches the screen and the history, at the

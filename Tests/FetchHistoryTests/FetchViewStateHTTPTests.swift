@@ -3,6 +3,7 @@ import FetchHistory
 @testable import FetchHistoryInterchange
 @testable import FetchHistoryModel
 @testable import FetchHistoryStore
+@testable import FetchHistoryReplay
 @testable import FetchHistoryViewState
 import FetchHistoryHTTP
 import FetchHistoryTesting

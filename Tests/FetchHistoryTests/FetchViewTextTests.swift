@@ -5,6 +5,7 @@ import FetchHistory
 @testable import FetchHistoryInterchange
 @testable import FetchHistoryModel
 @testable import FetchHistoryStore
+@testable import FetchHistoryReplay
 @testable import FetchHistoryViewState
 
 /// An app's own words replace every text the screen shows; the history

@@ -5,6 +5,7 @@ import FetchHistory
 @testable import FetchHistoryInterchange
 @testable import FetchHistoryModel
 @testable import FetchHistoryStore
+@testable import FetchHistoryReplay
 @testable import FetchHistoryViewState
 
 /// `RecordedFetch.run` for apps with a view state of their own: how each

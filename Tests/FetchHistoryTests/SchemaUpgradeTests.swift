@@ -5,6 +5,7 @@ import FetchHistory
 @testable import FetchHistoryInterchange
 @testable import FetchHistoryModel
 @_spi(Benchmarks) @testable import FetchHistoryStore
+@testable import FetchHistoryReplay
 @testable import FetchHistoryViewState
 
 /// A history written by the release before schema 5 (version 4), upgraded

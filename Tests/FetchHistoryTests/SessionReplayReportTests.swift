@@ -5,6 +5,7 @@ import FetchHistory
 @testable import FetchHistoryInterchange
 @testable import FetchHistoryModel
 @testable import FetchHistoryStore
+@testable import FetchHistoryReplay
 @testable import FetchHistoryViewState
 
 /// What a replay reports at its edges: no fetches, more differences than it

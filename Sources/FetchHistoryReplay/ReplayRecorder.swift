@@ -1,4 +1,5 @@
 import FetchHistoryModel
+import FetchHistoryViewState
 import FoundationEssentials
 import Synchronization
 

@@ -1,4 +1,5 @@
 import FetchHistoryModel
+import FetchHistoryViewState
 
 /// How to re-run a recorded session live (`replay --live`): the recorded
 /// taps and cancels, at their offsets from the session's start, to perform

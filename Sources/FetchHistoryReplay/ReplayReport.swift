@@ -1,4 +1,5 @@
 import FetchHistoryModel
+import FetchHistoryViewState
 
 /// What a replay did and whether it reproduced the recording.
 public struct ReplayReport: Hashable, Sendable {

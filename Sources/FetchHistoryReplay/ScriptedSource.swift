@@ -1,4 +1,5 @@
 import FetchHistoryModel
+import FetchHistoryViewState
 import FoundationEssentials
 
 /// The source as a recording saw it: the n-th call answers what the n-th

@@ -1,4 +1,5 @@
 import FetchHistoryModel
+import FetchHistoryViewState
 import FoundationEssentials
 
 /// Why a session cannot be replayed.

@@ -1,4 +1,5 @@
 import FetchHistoryModel
+import FetchHistoryViewState
 import Synchronization
 
 /// A clock that moves only when told to: a replay (or a test) advances it to

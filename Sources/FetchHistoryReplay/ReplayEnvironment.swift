@@ -1,4 +1,5 @@
 import FetchHistoryModel
+import FetchHistoryViewState
 
 /// What a replay gives the view state it drives: build your
 /// `FetchViewState` from these, and it replays a recorded session.
