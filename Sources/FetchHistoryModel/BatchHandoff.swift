@@ -42,6 +42,8 @@ package final class BatchHandoff<Element: Sendable>: Sendable {
     private let ready = DispatchSemaphore(value: 0)
     /// A signal for each batch that may still be handed over.
     private let room = DispatchSemaphore(value: 0)
+    /// Where an async consumer waits (`next() async`).
+    private let waiting = DispatchQueue(label: "fetch-history.handoff")
 
     package init(batchSize: Int, batchesAhead: Int) {
         self.batchSize = batchSize
@@ -114,13 +116,14 @@ package final class BatchHandoff<Element: Sendable>: Sendable {
         }
     }
 
-    /// `next()`, waiting on a thread of Dispatch's rather than the caller's:
-    /// for a consumer on Swift's cooperative pool.
+    /// `next()`, waiting on a queue of its own rather than on the caller's
+    /// thread: for a consumer on Swift's cooperative pool, whose few
+    /// threads (one per core) must never wait on a semaphore. A serial
+    /// queue of its own may be given a new thread when it blocks, where
+    /// Dispatch's global queues, shared with everything, may not.
     package func next() async throws -> [Element]? {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try self.next() })
-            }
+            waiting.async { continuation.resume(with: Result { try self.next() }) }
         }
     }
 
