@@ -70,7 +70,7 @@ struct ExportCommand: HistoryCommand {
     }
 
     @Option(
-        name: [.customShort("o"), .long],
+        name: [.customShort("o", allowingJoined: true), .long],
         help: ArgumentHelp("Write to this file instead of standard output (- is standard output).", valueName: "file"),
         completion: .file()
     )

@@ -171,6 +171,9 @@ package struct FetchHistoryCommand: AsyncParsableCommand {
                 index += 2
             } else if let equals = word.firstIndex(of: "="), DatabaseOptions.globalOptions.contains(String(word[..<equals])) {
                 index += 1
+            } else if word.count > 2, word.hasPrefix("-d"), !word.hasPrefix("--") {
+                // `-dhistory.sqlite`: the value joined, as getopt takes it.
+                index += 1
             } else {
                 break
             }

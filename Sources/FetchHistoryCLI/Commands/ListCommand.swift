@@ -38,7 +38,7 @@ struct ListCommand: HistoryCommand {
 
     // Unconditional: `--limit -1` is a value to refuse with a reason, not a
     // missing value followed by an unknown option.
-    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Show at most this many fetches; 0 shows all.")
+    @Option(name: [.customShort("n", allowingJoined: true), .long], parsing: .unconditional, help: "Show at most this many fetches; 0 shows all.")
     var limit = 20
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Skip the newest N fetches that match, then show --limit more.", valueName: "N"))

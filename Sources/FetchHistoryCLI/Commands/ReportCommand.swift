@@ -39,7 +39,7 @@ struct ReportCommand: HistoryCommand {
     @OptionGroup var junit: JUnitOption
 
     @Option(
-        name: [.customShort("o"), .long],
+        name: [.customShort("o", allowingJoined: true), .long],
         help: ArgumentHelp("The file to write (- is standard output); report.html, or report.xml for junit.", valueName: "file"),
         completion: .file()
     )

@@ -24,7 +24,7 @@ struct SessionsCommand: HistoryCommand {
 
     // Unconditional: `--limit -1` is a value to refuse with a reason, not a
     // missing value.
-    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Show at most this many sessions; 0 shows all.")
+    @Option(name: [.customShort("n", allowingJoined: true), .long], parsing: .unconditional, help: "Show at most this many sessions; 0 shows all.")
     var limit = 20
 
     @OptionGroup var range: TimeRangeOptions<Sessions>

@@ -10,7 +10,7 @@ struct DatabaseOptions: ParsableArguments {
     static let globalOptions: Set<String> = ["-d", "--database", "--color"]
 
     @Option(
-        name: [.customShort("d"), .long],
+        name: [.customShort("d", allowingJoined: true), .long],
         help: ArgumentHelp(
             "The history database file.",
             discussion: "Default: $FETCH_HISTORY_DB, else $XDG_DATA_HOME/fetch-history/history.sqlite, else ~/.local/share/fetch-history/history.sqlite.",
