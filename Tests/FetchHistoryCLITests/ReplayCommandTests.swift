@@ -106,16 +106,44 @@ struct ReplayCommandTests {
         #expect(result.standardOutput.contains("fetch 1 was succeeded with 1000 in the recording"), "\(result)")
     }
 
-    @Test func jsonGivesOneObjectPerStepThenTheResult() async throws {
+    @Test func jsonIsOneDocumentAndJSONLinesOneObjectPerStepThenTheResult() async throws {
+        // Given a recorded session of one fetch
         let sandbox = try Sandbox()
         _ = try await sandbox.succeed("fetch", "--latency", "0")
 
-        let result = try await sandbox.run("replay", "--format", "json")
+        // When it is replayed as JSON and as JSON lines
+        let json = try await sandbox.run("replay", "--format", "json")
+        let lines = try await sandbox.run("replay", "--format", "jsonl")
 
-        #expect(result.status == 0, "\(result)")
-        #expect(result.lines.count == 3, "\(result)")
-        #expect(result.lines.first?.hasPrefix(#"{"offsetMs":"#) == true, "\(result)")
-        #expect(result.lines.last?.hasPrefix(#"{"matches":true,"fetches":1,"#) == true, "\(result)")
+        // Then JSON is one document holding the steps and the result, and the lines the same, a line each
+        #expect(json.status == 0, "\(json)")
+        let document = try #require(try JSONSerialization.jsonObject(with: json.standardOutputData) as? [String: Any], "\(json)")
+        let steps = try #require(document["steps"] as? [[String: Any]])
+        #expect(steps.count == 2 && steps.first?["offsetMs"] != nil, "\(json)")
+        #expect(document["matches"] as? Bool == true && document["fetches"] as? Int == 1, "\(json)")
+        #expect(lines.status == 0 && lines.lines.count == 3, "\(lines)")
+        #expect(lines.lines.first?.hasPrefix(#"{"offsetMs":"#) == true, "\(lines)")
+        #expect(lines.lines.last?.hasPrefix(#"{"matches":true,"fetches":1,"#) == true, "\(lines)")
+    }
+
+    @Test func liveHonoursTheFormat() async throws {
+        // Given a recorded session of two fetches
+        let sandbox = try Sandbox()
+        _ = try await sandbox.succeed("fetch", "--count", "2", "--latency", "0", "--interval", "0")
+
+        // When it is re-run live as JSON, then as JSON lines
+        let json = try await sandbox.run("replay", "--live", "--latency", "0", "--format", "json")
+        let lines = try await sandbox.run("replay", "--live", "--latency", "0", "--format", "jsonl")
+
+        // Then each prints the recorded and live outcomes side by side in that format, and the verdict
+        #expect(json.status == 0, "\(json)")
+        let document = try #require(try JSONSerialization.jsonObject(with: json.standardOutputData) as? [String: Any], "\(json)")
+        let fetches = try #require(document["fetches"] as? [[String: Any]], "\(json)")
+        #expect(fetches.count == 2, "\(json)")
+        #expect((fetches.first?["recorded"] as? [String: Any])?["outcome"] as? String == "succeeded", "\(json)")
+        #expect(document["same"] as? Int == 2 && document["total"] as? Int == 2 && document["matches"] as? Bool == true, "\(json)")
+        #expect(lines.status == 0 && lines.lines.count == 3, "\(lines)")
+        #expect(lines.lines.last?.contains(#""same":2,"total":2,"matches":true"#) == true, "\(lines)")
     }
 
     @Test func aSessionRecordedBeforeScriptsIsRefusedWithItsReason() async throws {

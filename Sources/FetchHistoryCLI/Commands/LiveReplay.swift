@@ -11,7 +11,8 @@ struct LiveReplay {
     let latency: Duration?
     let store: HistoryStore
 
-    func run() async throws {
+    /// Re-runs the session and prints the comparison in `format`.
+    func run(format: ReplayFormat) async throws {
         let client = try makeClient()
         let plan = LiveReplayPlan(fetches: fetches, origin: session.startedAt)
 
@@ -32,7 +33,12 @@ struct LiveReplay {
 
         let live = try await store.read { db in Array(try db.fetches(matching: HistoryFilter(sessionID: liveID)).reversed()) }
         let same = zip(fetches, live).filter { $0.status == $1.status }.count
-        print(comparison(of: live, in: liveID, same: same))
+        let output = OutputStream.standardOutput()
+        switch format {
+        case .text: try output.write(comparison(of: live, in: liveID, same: same) + "\n")
+        case .json, .jsonl: try output.write(json(of: live, in: liveID, same: same, lines: format == .jsonl))
+        }
+        try output.flush()
         // Only a full match succeeds: every recorded fetch re-run, none
         // more, each with the same outcome.
         if fetches.isEmpty || live.count != fetches.count || same != fetches.count { throw ExitCode.failure }
@@ -50,6 +56,59 @@ struct LiveReplay {
         }
         guard latency == nil else { throw ValidationError("--latency applies to the random source only") }
         return try FetchHistoryCommand.http.client(for: url)
+    }
+
+    /// The comparison as JSON: `{"session":…,"of":…,"fetches":[{"recorded":…,"live":…}],"same":…,"total":…,"matches":…}`,
+    /// or, as `lines`, one object per fetch, then one with the rest.
+    private func json(of live: [Fetch], in liveID: UUID, same: Int, lines: Bool) -> String {
+        var json = JSONWriter()
+        func write(_ fetch: Fetch?) {
+            guard let fetch else { return json.null() }
+            json.beginObject()
+            json.key("outcome")
+            json.string(fetch.status.rawValue)
+            json.key("value")
+            if let value = fetch.value { json.fragment(value.json) } else { json.null() }
+            json.key("durationMs")
+            if let duration = fetch.durationMilliseconds { json.integer(duration) } else { json.null() }
+            json.endObject()
+        }
+        if !lines {
+            json.beginObject()
+            json.key("session")
+            json.string(liveID.lowercased)
+            json.key("of")
+            json.string(session.id.lowercased)
+            json.key("fetches")
+            json.beginArray()
+        }
+        for index in 0..<max(fetches.count, live.count) {
+            json.beginObject()
+            json.key("recorded")
+            write(index < fetches.count ? fetches[index] : nil)
+            json.key("live")
+            write(index < live.count ? live[index] : nil)
+            json.endObject()
+            if lines { json.newline() }
+        }
+        if lines {
+            json.beginObject()
+            json.key("session")
+            json.string(liveID.lowercased)
+            json.key("of")
+            json.string(session.id.lowercased)
+        } else {
+            json.endArray()
+        }
+        json.key("same")
+        json.integer(same)
+        json.key("total")
+        json.integer(fetches.count)
+        json.key("matches")
+        json.bool(!fetches.isEmpty && live.count == fetches.count && same == fetches.count)
+        json.endObject()
+        json.newline()
+        return json.text
     }
 
     /// The recorded and live outcomes side by side, and how many (`same`) agree.

@@ -36,8 +36,8 @@ struct ReplayCommand: AsyncParsableCommand {
     )
     var session: String?
 
-    @Option(help: "text (a timeline) or json (one object per step, then the result).")
-    var format = TextFormat.text
+    @Option(help: "text (a timeline), json (one document: the steps and the result) or jsonl (one object per step, then the result).")
+    var format = ReplayFormat.text
 
     @Flag(help: "Re-run the session against the real source in real time, recorded as a new session.")
     var live = false
@@ -86,14 +86,15 @@ struct ReplayCommand: AsyncParsableCommand {
             throw ReplayError.notReplayable(session: chosen.id, error)
         }
         if live {
-            return try await LiveReplay(session: chosen, fetches: fetches, latency: latency?.duration, store: store).run()
+            return try await LiveReplay(session: chosen, fetches: fetches, latency: latency?.duration, store: store).run(format: format)
         }
 
         let report = await replay.run()
         let output = OutputStream.standardOutput()
         switch format {
         case .text: try output.write(Self.text(report, session: chosen))
-        case .json: try output.write(Self.json(report))
+        case .json: try output.write(Self.json(report, lines: false))
+        case .jsonl: try output.write(Self.json(report, lines: true))
         }
         try output.flush()
         if !report.matches { throw ExitCode.failure }
@@ -135,8 +136,15 @@ struct ReplayCommand: AsyncParsableCommand {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ report: ReplayReport) -> String {
+    /// The report as JSON: `{"steps":[…],"matches":…,"fetches":…,"stoppedAt":…,"differences":[…]}`,
+    /// or, as `lines`, one object per step, then one with the result.
+    static func json(_ report: ReplayReport, lines: Bool) -> String {
         var json = JSONWriter()
+        if !lines {
+            json.beginObject()
+            json.key("steps")
+            json.beginArray()
+        }
         for step in report.steps {
             json.beginObject()
             json.key("offsetMs")
@@ -150,9 +158,13 @@ struct ReplayCommand: AsyncParsableCommand {
             json.key("error")
             json.string(step.error)
             json.endObject()
-            json.newline()
+            if lines { json.newline() }
         }
-        json.beginObject()
+        if lines {
+            json.beginObject()
+        } else {
+            json.endArray()
+        }
         json.key("matches")
         json.bool(report.matches)
         json.key("fetches")

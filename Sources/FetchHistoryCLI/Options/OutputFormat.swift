@@ -40,6 +40,11 @@ enum TextFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
 }
 
+/// How `replay` prints: a timeline, one JSON document, or JSON lines.
+enum ReplayFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, jsonl
+}
+
 /// What `stats --over` charts by: a time grouping of `stats --by`.
 enum ChartPeriod: String, ExpressibleByArgument, CaseIterable {
     case minute, hour, day, week
