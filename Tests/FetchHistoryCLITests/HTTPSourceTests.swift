@@ -83,6 +83,23 @@ struct HTTPSourceTests {
         #expect(record.status == 200 && record.bytes == 9, "\(record)")
     }
 
+    @Test func intoAPipeFetchPrintsAnErrorWhole() async throws {
+        // Given a server answering text that makes a long error
+        let body = "forty-two, or so the server says, in so many words"
+        let server = try LocalHTTPServer { _ in .answer(status: 200, body: Data(body.utf8)) }
+        defer { server.stop() }
+        let sandbox = try Sandbox()
+
+        // When a fetch asks it, printing its table into a pipe
+        let result = try await sandbox.run("fetch", "--source", server.url("/n"))
+
+        // Then the row holds the error whole, which the table would cut to 40 cells on a terminal
+        let record = try #require(try await sandbox.exportedRecords().first)
+        let error = try #require(record.error, "\(record)")
+        #expect(error.count > 40, "\(error)")
+        #expect(result.standardOutput.contains(error), "\(result)")
+    }
+
     @Test func aBodyOverOneMebibyteIsCutOffAndFails() async throws {
         // Given a server answering 3 MiB of digits
         let server = try LocalHTTPServer { _ in .answer(status: 200, body: Data(repeating: UInt8(ascii: "7"), count: 3 << 20)) }

@@ -114,14 +114,38 @@ struct TableWidthTests {
 
         // Then DURATION goes, the date drops the year the rows share with today, and RESULT and
         // SOURCE keep the six cells of their headers: the headers whole, the cells cut to six (an
-        // error to its first word, a URL to its host's start)
+        // error to its first characters, never back to a word shorter than twelve; a URL to its
+        // host's start)
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == [
             "ID        STARTED         OUTCOME    RESULT  SOURCE",
             "00000003  11-20 10:00:02  succeeded  \"東京…  random",
-            "00000002  11-20 10:00:01  failed     the…    …numb…",
+            "00000002  11-20 10:00:01  failed     the s…  …numb…",
             "00000001  11-20 10:00:00  succeeded  \"xxxx…  random",
         ], "\(result)")
+    }
+
+    @Test(arguments: [70, 80, 100])
+    func twoSourcesNeverShowTheSameCell(_ columns: Int) async throws {
+        // Given fetches of two URLs that differ only in the middle of their paths
+        let sandbox = try Sandbox()
+        let sources = ["https://api.example.com/v1/accounts/users", "https://api.example.com/v2/accounts/users"]
+        try await sandbox.importRecords(sources.enumerated().map { index, source in
+            .make("failed", id: Ids.fetch(index + 1), source: source, at: Fixtures.day0 + Int64(index) * 1000,
+                  error: "connection refused by 10.0.0.7:8080 while reading", status: 503, bytes: 12)
+        })
+
+        // When they are listed at that width
+        let result = try await sandbox.run(["list", "--no-header"], environment: sandbox.environment(.sandbox, ["COLUMNS": "\(columns)"]))
+
+        // Then each row's SOURCE cell differs from the other's, each a cut of its own URL, and the lines fit
+        #expect(result.status == 0 && result.lines.count == 2, "\(result)")
+        let cells = result.lines.compactMap { $0.split(separator: " ").last.map(String.init) }
+        #expect(Set(cells).count == 2, "\(result)")
+        for (cell, source) in zip(cells, sources.reversed()) {
+            #expect(cell.split(separator: "…").allSatisfy { source.contains($0) }, "\(cell) of \(source)")
+        }
+        for line in result.lines { #expect(Cells.width(line) <= columns, "\(line)") }
     }
 
     @Test func aPipeWithoutCOLUMNSCutsNoSource() async throws {

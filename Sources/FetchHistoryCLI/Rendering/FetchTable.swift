@@ -31,6 +31,12 @@ struct FetchTable {
     /// colouring, so the characters that tell rows apart (and that `show`
     /// takes as the end of a short id) stand out.
     private(set) var sharedIDLength = 0
+    /// Whether lines are fitted to a width (a terminal): into a pipe or a
+    /// file nothing a script needs, an error or a source, is cut.
+    private let isFitted: Bool
+    /// The cut cell of each source, when SOURCE is narrower than its
+    /// sources: no two the same (`String.distinctURLCells`).
+    private var sourceCells: [String: String] = [:]
 
     /// A column of the table.
     enum Column: CaseIterable {
@@ -78,6 +84,7 @@ struct FetchTable {
     ) {
         self.color = color
         self.timeZone = timeZone
+        isFitted = width != nil
         let hosts = Set(fetches.lazy.map(\.host))
         let responses = source.map { $0.hasPrefix("http://") || $0.hasPrefix("https://") } ?? false
         let showsResponses = fetches.isEmpty ? responses : fetches.contains { $0.response != nil }
@@ -100,6 +107,10 @@ struct FetchTable {
             layout = makeLayout(fetches, source: source, width: width)
         }
         if let width { layout.fit(into: width) }
+        if let source = columns.firstIndex(of: .source), layout.shown.contains(source),
+           layout.widths[source] < layout.cellWidths[source] {
+            sourceCells = String.distinctURLCells(Set(fetches.map { $0.source.terminalSafe }), width: layout.widths[source])
+        }
     }
 
     /// The layout of whole cells: each column as wide as its widest cell,
@@ -131,12 +142,31 @@ struct FetchTable {
                 }
             }
         }
+        // Into a pipe a value's start is enough, but an error is kept whole.
         if width == nil, let result = columns.firstIndex(of: .result) {
-            cellWidths[result] = min(cellWidths[result], Self.preferredResultWidth)
+            let errors = fetches.lazy.filter { $0.status == .failed }.map { Self.result(of: $0).terminalSafe.displayWidth }.max() ?? 0
+            cellWidths[result] = max(min(cellWidths[result], Self.preferredResultWidth), errors)
         }
         return ColumnLayout(
-            columns: columns.map(\.layout), cellWidths: cellWidths, unused: columns.map { _ in false }
+            columns: columns.map(\.layout), cellWidths: cellWidths, unused: columns.map { _ in false },
+            usefulWidths: usefulWidths(fetches)
         )
+    }
+
+    /// How narrow each cuttable column may get before the columns a reader
+    /// needs least go (`TextTable.Cut.usefulWidth`): a URL's host and last
+    /// segment, an error's first twelve cells, a dozen of a value or a host.
+    private func usefulWidths(_ fetches: [Fetch]) -> [Int?] {
+        columns.map { column in
+            switch column {
+            case .source: fetches.isEmpty ? nil : String.usefulURLWidth(of: Set(fetches.map { $0.source.terminalSafe }))
+            case .result:
+                fetches.lazy.map { fetch in
+                    (fetch.status == .failed ? TextTable.Cut.words : .end).usefulWidth(of: Self.result(of: fetch).terminalSafe)
+                }.max()
+            default: nil
+            }
+        }
     }
 
     var header: String {
@@ -145,8 +175,13 @@ struct FetchTable {
 
     func row(_ fetch: Fetch) -> String {
         let outcome = columns.firstIndex(of: .outcome), result = columns.firstIndex(of: .result)
-        // An error keeps its first words; a value is cut at its end.
-        return layout.line(cells(fetch), cut: { $0 == result && fetch.status == .failed ? .words : nil }) { column, cell in
+        let source = columns.firstIndex(of: .source)
+        var cells = cells(fetch)
+        if let source, let cell = sourceCells[cells[source]] { cells[source] = cell }
+        // An error keeps its first words on a terminal, and all of them into
+        // a pipe; a value is cut at its end.
+        let errorCut: TextTable.Cut = isFitted ? .words : .never
+        return layout.line(cells, cut: { $0 == result && fetch.status == .failed ? errorCut : nil }) { column, cell in
             switch column {
             case outcome: paint(cell, fetch.status)
             case columns.firstIndex(of: .id) where color && sharedIDLength > 0: "\u{1B}[2m\(cell.prefix(sharedIDLength))\u{1B}[0m\(cell.dropFirst(sharedIDLength))"

@@ -26,12 +26,28 @@ struct TextTable {
         case words
         /// Between its host and the end of its path (a URL).
         case url
+        /// Never: the whole text, however wide (an error into a pipe).
+        case never
 
         func apply(_ text: String, width: Int) -> String {
             switch self {
             case .end: text.shortened(to: width)
             case .words: text.shortenedToWords(width)
             case .url: text.shortenedURL(to: width)
+            case .never: text
+            }
+        }
+
+        /// How narrow `text` may be cut while the columns a reader needs
+        /// least are still there to drop instead: a URL's `…host/…/last`,
+        /// an error's first twelve cells and its ellipsis, a dozen cells
+        /// of other text.
+        func usefulWidth(of text: String) -> Int {
+            switch self {
+            case .url: text.usefulURLWidth
+            case .words: min(text.displayWidth, String.errorStartWidth + 1)
+            case .end: min(text.displayWidth, 12)
+            case .never: text.displayWidth
             }
         }
     }
@@ -44,7 +60,10 @@ struct TextTable {
         ColumnLayout(
             columns: columns, headersShown: header,
             cellWidths: columns.indices.map { column in rows.map { $0[column].displayWidth }.max() ?? 0 },
-            unused: columns.indices.map { column in rows.allSatisfy { ["0", "-", ""].contains($0[column]) } }
+            unused: columns.indices.map { column in rows.allSatisfy { ["0", "-", ""].contains($0[column]) } },
+            usefulWidths: columns.indices.map { column in
+                columns[column].cut.map { cut in rows.map { cut.usefulWidth(of: $0[column]) }.max() ?? 0 }
+            }
         )
     }
 
@@ -66,8 +85,10 @@ struct TextTable {
 ///
 /// Fitting into a width gives up, one step at a time until the lines fit:
 /// columns that may go and that no row uses; long headers for their short
-/// forms; free text cut down to a dozen cells; the columns that may go, the
-/// least useful first; free text cut down to its header. Cutting takes a
+/// forms; free text cut down to what is still useful of it (a URL's host
+/// and last segment, an error's first twelve cells, a dozen cells of other
+/// text); the columns that may go, the least useful first; free text cut
+/// down to its header. Cutting takes a
 /// cell at a time from the widest cuttable column (the first of equals), so
 /// whatever room is left stays with the text.
 struct ColumnLayout {
@@ -78,6 +99,9 @@ struct ColumnLayout {
     let cellWidths: [Int]
     /// The columns in which no row has anything (`0`, `-` or nothing).
     let unused: [Bool]
+    /// How narrow each cuttable column may get while a column that may go
+    /// is still there (`TextTable.Cut.usefulWidth`); nil: a dozen cells.
+    let usefulWidths: [Int?]
     private(set) var shown: [Int]
     private(set) var isShort = false
     private(set) var widths: [Int] = []
@@ -86,11 +110,12 @@ struct ColumnLayout {
     /// How far free text is cut before columns are dropped for it.
     private static let comfortableTextWidth = 12
 
-    init(columns: [TextTable.Column], headersShown: Bool = true, cellWidths: [Int], unused: [Bool]) {
+    init(columns: [TextTable.Column], headersShown: Bool = true, cellWidths: [Int], unused: [Bool], usefulWidths: [Int?]? = nil) {
         self.columns = columns
         self.headersShown = headersShown
         self.cellWidths = cellWidths
         self.unused = unused
+        self.usefulWidths = usefulWidths ?? columns.map { _ in nil }
         shown = Array(columns.indices)
         widths = natural
     }
@@ -115,22 +140,25 @@ struct ColumnLayout {
         guard lineWidth > width else { return }
         isShort = true
         let droppable = shown.filter { columns[$0].dropOrder != nil }.sorted { columns[$0].dropOrder! < columns[$1].dropOrder! }
+        let usefulWidths = usefulWidths
         for column in [nil] + droppable.map(Optional.some) {
             if let column { shown.removeAll { $0 == column } }
             widths = natural
-            if cutText(to: width, floor: { header, natural in min(natural, max(header, Self.comfortableTextWidth)) }) { return }
+            if cutText(to: width, floor: { column, header, natural in
+                min(natural, max(header, usefulWidths[column] ?? Self.comfortableTextWidth))
+            }) { return }
         }
         widths = natural
-        _ = cutText(to: width) { header, _ in header }
+        _ = cutText(to: width) { _, header, _ in header }
     }
 
     /// Takes a cell at a time from the widest cuttable column, none
     /// narrower than `floor` (of its header's and its natural width) gives;
     /// whether the line then fits.
-    private mutating func cutText(to width: Int, floor: (Int, Int) -> Int) -> Bool {
+    private mutating func cutText(to width: Int, floor: (_ column: Int, _ header: Int, _ natural: Int) -> Int) -> Bool {
         let headers = headers
         let cuttable = shown.filter { columns[$0].cut != nil }
-        let floors = Dictionary(uniqueKeysWithValues: cuttable.map { ($0, floor(headers[$0].displayWidth, widths[$0])) })
+        let floors = Dictionary(uniqueKeysWithValues: cuttable.map { ($0, floor($0, headers[$0].displayWidth, widths[$0])) })
         // Cut straight to the room first, so the loop runs at most a line's width of times.
         let room = width - (lineWidth - cuttable.map { widths[$0] }.reduce(0, +))
         for column in cuttable { widths[column] = max(min(widths[column], room), floors[column]!) }
