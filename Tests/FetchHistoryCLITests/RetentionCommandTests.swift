@@ -149,6 +149,67 @@ struct RetentionCommandTests {
         #expect(stopped.standardError.isEmpty, "\(stopped)")
     }
 
+    @Test func deleteTakesListsFiltersAndADryRun() async throws {
+        // Given the standard history (failed: fetches 2 and 10; 10 is in session 3, on day 2)
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+        let before = try await sandbox.exportedRecords()
+
+        // When the failed fetches of day 2 on are deleted, first as a dry run
+        let filters = ["--outcome", "failed", "--since", ISO.format(Fixtures.day0 + 2 * Fixtures.day)]
+        let dryRun = try await sandbox.run(["delete"] + filters + ["--dry-run"])
+        let afterDryRun = try await sandbox.exportedRecords()
+        let result = try await sandbox.run(["delete"] + filters)
+
+        // Then the dry run says what the deletion then did, and only fetch 10 is gone
+        #expect(dryRun.status == 0, "\(dryRun)")
+        #expect(dryRun.lines.first == "would delete 1 fetch (started 2026-11-22 12:00:00) and 0 sessions left empty", "\(dryRun)")
+        #expect(afterDryRun == before)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.first == "deleted 1 fetch (started 2026-11-22 12:00:00) and 0 sessions left empty", "\(result)")
+        #expect(try await sandbox.exportedRecords() == before.filter { $0.id != Ids.fetch(10) })
+    }
+
+    @Test(arguments: [
+        (["delete"], "error: say which fetches to delete: their ids, or filters such as --outcome failed --since 1d"),
+        (["delete", "00000001", "--outcome", "failed"], "error: name fetches by their ids or select them with filters; not both"),
+    ])
+    func deleteRefusesNoSelectionAndTwo(_ command: [String], _ message: String) async throws {
+        // Given the standard history
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords(Fixtures.standard)
+        let before = try await sandbox.exportedRecords()
+
+        // When delete is given nothing to select by, or both ids and filters
+        let result = try await sandbox.run(command)
+
+        // Then it is a usage error, and nothing changed
+        #expect(result.status == 64, "\(result)")
+        #expect(result.standardError.hasPrefix(message + "\n"), "\(result)")
+        #expect(try await sandbox.exportedRecords() == before)
+    }
+
+    @Test func deleteByFilterKeepsAFetchRunningInALiveProcess() async throws {
+        // Given a fetch in flight in a live process, and the standard history
+        let sandbox = try Sandbox()
+        let live = try await sandbox.start("fetch", "--latency", "1d")
+        let running = try await sandbox.waitForFetch(of: live)
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When every fetch of the random source is deleted by filter
+        let result = try await sandbox.run("delete", "--source", "random")
+
+        // Then the seven ended ones go, and the live one is kept and said
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.prefix(2) == [
+            "deleted 6 fetches (started 2026-11-20 10:00:00 to 2026-11-22 12:00:00) and 1 session left empty",
+            "kept 1 fetch still running in a live process",
+        ], "\(result)")
+        #expect(try await sandbox.listedIDs(["--source", "random"]) == [running.id])
+        live.send(SIGTERM)
+        _ = try await live.wait()
+    }
+
     @Test func deleteRemovesTheNamedFetchesByPrefixAndTheSessionsItEmpties() async throws {
         // Given the standard history
         let sandbox = try Sandbox()
@@ -211,7 +272,6 @@ struct RetentionCommandTests {
         (["prune"], "error: say which fetches to delete: --before T or --keep N"),
         (["prune", "--keep", "1", "--before", "1d"], "error: --before and --keep cannot be used together; choose one"),
         (["prune", "--keep=-1"], "error: --keep must be 0 or more, not -1"),
-        (["delete"], "error: Missing expected argument '<id> ...'"),
     ])
     func unclearRequestsAreUsageErrors(_ command: [String], _ message: String) async throws {
         // Given the standard history

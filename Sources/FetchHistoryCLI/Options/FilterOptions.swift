@@ -142,6 +142,12 @@ struct FilterOptions: ParsableArguments {
         }
     }
 
+    /// Whether any filter was given: `delete` refuses to select every fetch by none.
+    var isEmpty: Bool {
+        outcome.isEmpty && status.isEmpty && minDuration == nil && maxDuration == nil && source == nil && grep == nil
+            && host == nil && session == nil && range.since == nil && range.until == nil
+    }
+
     /// The filter, with a session prefix resolved to its session's id in
     /// `history`. `--source` is matched by the history, which also matches
     /// sources first recorded later (what a follower needs).
