@@ -17,12 +17,19 @@ public struct SessionFilter: Hashable, Sendable {
     public var sourceMatching: String?
     /// Sessions recorded on a host `HostPattern` matches (`ci-*`).
     public var host: HostPattern?
+    /// Sessions with at least one fetch of any of these statuses
+    /// (`sessions --outcome failed`); empty: no session matches.
+    public var outcomes: Set<FetchStatus>?
 
-    public init(since: Timestamp? = nil, until: Timestamp? = nil, sourceMatching: String? = nil, host: HostPattern? = nil) {
+    public init(
+        since: Timestamp? = nil, until: Timestamp? = nil, sourceMatching: String? = nil, host: HostPattern? = nil,
+        outcomes: Set<FetchStatus>? = nil
+    ) {
         self.since = since
         self.until = until
         self.sourceMatching = sourceMatching
         self.host = host
+        self.outcomes = outcomes
     }
 
     /// Matches every session.

@@ -29,6 +29,9 @@ package enum StoredCondition: Hashable, Sendable {
     /// `duration_ms` at least, or at most, these milliseconds.
     case durationAtLeast(Int64)
     case durationAtMost(Int64)
+    /// A session holding a fetch of the `stored` outcomes, or one not ended
+    /// whose recorder is alive (`running`) or gone (`interrupted`).
+    case sessionHasFetch(stored: [String], running: Bool, interrupted: Bool)
     /// The error, source or value contains the text, ignoring case
     /// (`TextSearch`): last, so that the cheap, indexed conditions narrow
     /// the rows first.
@@ -70,6 +73,13 @@ extension SessionFilter {
         if let until { conditions.append(.startedBefore(until.millisecondsSince1970)) }
         if let sourceMatching { conditions.append(.sourceMatches(SourceMatch(sourceMatching))) }
         if let host { conditions.append(.hostMatches(host)) }
+        if let outcomes {
+            let statuses = FetchStatus.allCases.filter(outcomes.contains)
+            conditions.append(.sessionHasFetch(
+                stored: statuses.filter { $0 != .running }.map(\.rawValue),
+                running: statuses.contains(.running), interrupted: statuses.contains(.interrupted)
+            ))
+        }
         return conditions
     }
 }

@@ -47,7 +47,16 @@ extension ServerQuery {
         case .durationAtLeast(let milliseconds): "duration_ms >= \(bind(milliseconds))"
         case .durationAtMost(let milliseconds): "duration_ms <= \(bind(milliseconds))"
         case .contains: nil
+        case .sessionHasFetch(let stored, _, _):
+            // Every fetch there has ended (one whose recorder died went as interrupted).
+            sessionHasFetch(stored)
         }
+    }
+
+    /// On the session table: a fetch of it has one of `outcomes`.
+    private mutating func sessionHasFetch(_ outcomes: [String]) -> String {
+        guard !outcomes.isEmpty else { return "false" }
+        return "EXISTS (SELECT 1 FROM fetch_history.fetch f WHERE f.session_id = session.id AND f.outcome = ANY(\(bind(outcomes))))"
     }
 
     /// The condition on `source` for `--source` (see `SourceMatch`).

@@ -3,6 +3,32 @@ import Testing
 
 @Suite("sessions lists the runs that recorded fetches, with how they went")
 struct SessionsCommandTests {
+    @Test func outcomeListsTheSessionsWithAFetchOfIt() async throws {
+        // Given a fetch running in a live process beside the standard history
+        let sandbox = try Sandbox()
+        let live = try await sandbox.start("fetch", "--latency", "1d")
+        let running = try await sandbox.waitForFetch(of: live)
+        try await sandbox.importRecords(Fixtures.standard)
+
+        // When sessions are listed by the outcomes of their fetches
+        func sessions(_ outcomes: String) async throws -> [String] {
+            let result = try await sandbox.run("sessions", "--limit", "0", "--format", "jsonl", "--outcome", outcomes)
+            #expect(result.status == 0, "\(result)")
+            return try result.lines.map(ReadOnlyCommandTests.id(ofJSONLine:))
+        }
+        let failed = try await sessions("failed")
+        let runningOnes = try await sessions("running")
+        let interrupted = try await sessions("interrupted")
+        live.send(SIGTERM)
+        _ = try await live.wait()
+
+        // Then each lists the sessions holding such a fetch, newest first: the live one for running,
+        // the imported one whose recorder is gone for interrupted
+        #expect(failed == [Ids.session(3), Ids.session(1)])
+        #expect(runningOnes == [running.session])
+        #expect(interrupted == [Ids.session(2)])
+    }
+
     @Test func sessionsAreListedNewestFirstWithTheirCountsPerOutcome() async throws {
         // Given the standard history: three imported sessions
         let sandbox = try Sandbox()

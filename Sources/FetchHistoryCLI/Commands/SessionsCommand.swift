@@ -35,6 +35,17 @@ struct SessionsCommand: HistoryCommand {
     @Option(help: ArgumentHelp("Only sessions recorded on a host matching PATTERN (* is any run of characters).", valueName: "PATTERN"))
     var host: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Only sessions with a fetch of one of these outcomes: \(FetchStatus.allCases.map(\.rawValue).joined(separator: ", ")).",
+            discussion: "Several outcomes are separated by commas or given as repeated options, as list's --outcome.",
+            valueName: "outcome"
+        ),
+        completion: .list(FetchStatus.allCases.map(\.rawValue)),
+        transform: FilterOptions.statuses
+    )
+    var outcome: [[FetchStatus]] = []
+
     @Option(help: ArgumentHelp(
         "table (aligned text), json (one array), jsonl (one object per line) or tsv (tab-separated: full id, start, "
             + "source, host, fetches, then a count per outcome; escapes as in list --format tsv)."
@@ -52,7 +63,8 @@ struct SessionsCommand: HistoryCommand {
 
     @MainActor func run() async throws {
         let filter = SessionFilter(
-            since: range.since?.timestamp, until: range.until?.timestamp, sourceMatching: source, host: host.map(HostPattern.init)
+            since: range.since?.timestamp, until: range.until?.timestamp, sourceMatching: source, host: host.map(HostPattern.init),
+            outcomes: outcome.isEmpty ? nil : Set(outcome.joined())
         )
         let summaries = try await database.reading { history in
             try await history.sessionSummaries(matching: filter, limit: limit == 0 ? nil : limit)

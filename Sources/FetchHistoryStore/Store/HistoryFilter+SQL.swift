@@ -50,7 +50,28 @@ extension HistorySQL {
         case .durationAtLeast(let milliseconds): ("duration_ms >= ?", [.integer(milliseconds)])
         case .durationAtMost(let milliseconds): ("duration_ms <= ?", [.integer(milliseconds)])
         case .contains(let text): ("fetch_history_contains(?, error, source, value)", [.text(text)])
+        case .sessionHasFetch(let stored, let running, let interrupted):
+            sessionHasFetch(stored: stored, running: running, interrupted: interrupted)
         }
+    }
+
+    /// On the `session` table: a fetch of it has one of the `stored`
+    /// outcomes, or has not ended and its recorder (the session's process)
+    /// is alive, for `running`, or gone, for `interrupted`.
+    private static func sessionHasFetch(stored: [String], running: Bool, interrupted: Bool) -> (String, [SQLValue]) {
+        var terms: [String] = []
+        if !stored.isEmpty {
+            terms.append("EXISTS (SELECT 1 FROM fetch WHERE fetch.session_id = session.id AND fetch.outcome IN (" + placeholders(stored.count) + "))")
+        }
+        let unended = "EXISTS (SELECT 1 FROM fetch WHERE fetch.session_id = session.id AND fetch.outcome IS NULL)"
+        let alive = "fetch_history_process_alive(session.host, session.boot_id, session.process_id, session.process_started)"
+        switch (running, interrupted) {
+        case (true, true): terms.append(unended)
+        case (true, false): terms.append("(\(unended) AND \(alive) = 1)")
+        case (false, true): terms.append("(\(unended) AND \(alive) = 0)")
+        case (false, false): break
+        }
+        return (terms.isEmpty ? "0" : "(" + terms.joined(separator: " OR ") + ")", stored.map { .text($0) })
     }
 
     private static func placeholders(_ count: Int) -> String {

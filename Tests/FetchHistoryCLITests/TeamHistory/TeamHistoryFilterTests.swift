@@ -40,6 +40,24 @@ struct TeamHistoryFilterTests {
         (["--since", "2026-11-20T10:02:00Z", "--until", "2026-11-21", "--outcome", "succeeded,cancelled"], [7, 5]),
     ]
 
+    @Test func sessionsWithAFetchOfAnOutcomeAreTheSameOnTheServerAsOnTheFile() async throws {
+        // Given a local history pushed to an empty team history
+        let team = try await TeamFixture()
+        let local = try await team.localFile("sessions.sqlite", Self.records)
+        try await team.succeed(["push", "-d", local, "--to", team.url])
+
+        for (outcomes, expected) in [("failed", [4, 2, 1]), ("timed-out,interrupted", [3, 2]), ("running", [Int]())] {
+            // When the sessions holding a fetch of those outcomes are listed from the file and the server
+            let command = ["sessions", "--limit", "0", "--format", "jsonl", "--outcome", outcomes]
+            let onFile = try await team.sandbox.run(command + ["-d", local])
+            let onServer = try await team.sandbox.run(command + ["-d", team.url])
+
+            // Then both list exactly those sessions, byte for byte alike
+            #expect(try onFile.lines.map(ReadOnlyCommandTests.id(ofJSONLine:)) == expected.map(Ids.session), "\(outcomes): \(onFile)")
+            #expect(onServer.status == 0 && onServer.standardOutput == onFile.standardOutput, "\(outcomes): \(onServer) vs \(onFile)")
+        }
+    }
+
     @Test func theNewFiltersListTheSameFetchesOnTheServerAsOnTheFile() async throws {
         // Given a local history pushed to an empty team history
         let team = try await TeamFixture()
