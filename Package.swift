@@ -171,6 +171,7 @@ let package = Package(
                 "fetch-history",
                 "fetch-history-http",
                 "FetchHistory",
+                "FetchHistoryCLI",
                 "FetchHistoryTesting",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],

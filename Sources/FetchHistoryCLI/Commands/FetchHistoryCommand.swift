@@ -95,7 +95,6 @@ package struct FetchHistoryCommand: AsyncParsableCommand {
             var command = command
             finish { try command.run() }
         }
-        ThisProcess.blockTrappableSignals()
         start(asyncCommand, http: http, teams: teams)
         dispatchMain()
     }

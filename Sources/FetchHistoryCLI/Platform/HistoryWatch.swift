@@ -7,7 +7,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// Waits, without using the processor, until the history's files change,
 /// Ctrl-C is pressed, or the reader of standard output goes away: what
@@ -35,8 +34,7 @@ import Synchronization
 /// in the first half second, and an idle follower still never runs.
 ///
 /// Ctrl-C (SIGINT) and SIGTERM are turned into a byte on a pipe the wait
-/// also watches (the self-pipe trick: writing to a pipe is one of the few
-/// things a signal handler may do), so they end the wait, and never a row
+/// also watches (`SignalPipe`), so they end the wait, and never a row
 /// half-printed: the follower ends its output (a `json` array is closed) and
 /// exits 0.
 ///
@@ -74,10 +72,6 @@ final class HistoryWatch {
     private let names: Set<[UInt8]>?
     /// What writes announcements to the pipe, stopped with the watch.
     private var announcements: Task<Void, Never>?
-
-    /// The write end of the pipe, for the signal handler, which cannot
-    /// capture anything: set once, before the handler is installed.
-    private static let signalPipe = Atomic<Int32>(-1)
 
     /// Starts watching the folder of the database at `path`, and turns
     /// SIGINT and SIGTERM into `.interrupted`. Without `takingFirstLooks`,
@@ -122,26 +116,10 @@ final class HistoryWatch {
 
     /// The read end of a pipe SIGINT and SIGTERM write a byte to.
     private static func trapSignals() throws -> Int32 {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw Failure.cannotTrapSignals(.ofLastCall) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        // A full pipe must not block the handler: one byte is enough.
-        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-        Self.signalPipe.store(ends[1], ordering: .sequentiallyConsistent)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for number in [SIGINT, SIGTERM] {
-            signal(number) { _ in
-                var byte: UInt8 = 1
-                _ = write(HistoryWatch.signalPipe.load(ordering: .relaxed), &byte, 1)
-            }
-            sigaddset(&mask, number)
+        guard let signals = SignalPipe.open(for: [SIGINT, SIGTERM]) else {
+            throw Failure.cannotTrapSignals(.ofLastCall)
         }
-        // A process may start with them blocked (a mask is inherited: a
-        // launcher's worker thread often blocks every signal); unblocked
-        // here, so they reach the handler.
-        pthread_sigmask(SIG_UNBLOCK, &mask, nil)
-        return ends[0]
+        return signals
     }
 
     /// The pauses, in ms, between the looks that follow a change event.

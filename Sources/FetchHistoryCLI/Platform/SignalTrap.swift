@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -13,25 +12,30 @@ import Synchronization
 /// flight is recorded as cancelled before the process exits. A second signal
 /// ends the process at once, the default way.
 ///
-/// The signals are ignored first so the default action cannot kill the
-/// process before the dispatch source sees them; `raise` does nothing from a
-/// dispatch thread, so the second signal re-sends itself with `kill`.
-/// `beforeExit` runs just before that, to tidy the terminal (a progress
-/// line), since nothing else will run.
+/// The signals arrive as bytes on a `SignalPipe`, read on a queue of the
+/// trap's own. `raise` would signal only that queue's thread, which blocks
+/// them, so the second signal re-sends itself with `kill`. `beforeExit` runs
+/// just before that, to tidy the terminal (a progress line), since nothing
+/// else will run.
 final class SignalTrap {
-    private let sources: [any DispatchSourceSignal]
+    private let source: (any DispatchSourceRead)?
     private let state = SignalState()
 
     init(
         signals: [Int32] = [SIGINT, SIGTERM], beforeExit: @escaping @Sendable () -> Void = {},
         onFirst: @escaping @Sendable (Int32) -> Void
     ) {
-        let queue = DispatchQueue(label: "fetch-history.signals")
+        // Without a pipe (out of descriptors), the signals keep their default: they end the process.
+        guard let pipe = SignalPipe.open(for: signals) else {
+            source = nil
+            return
+        }
         let state = self.state
-        sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
+        let source = DispatchSource.makeReadSource(fileDescriptor: pipe, queue: DispatchQueue(label: "fetch-history.signals"))
+        source.setEventHandler {
+            var byte: UInt8 = 0
+            while read(pipe, &byte, 1) == 1 {
+                let number = Int32(byte)
                 let isFirst = state.received.withLock { value in
                     defer { value = value ?? number }
                     return value == nil
@@ -44,9 +48,9 @@ final class SignalTrap {
                     kill(getpid(), number)
                 }
             }
-            source.resume()
-            return source
         }
+        source.resume()
+        self.source = source
     }
 
     /// The first signal received, if any.
@@ -57,7 +61,7 @@ final class SignalTrap {
     static let terminate = SIGTERM
 }
 
-/// The first signal received, shared with the dispatch handlers.
+/// The first signal received, shared with the dispatch handler.
 private final class SignalState: Sendable {
     let received = Mutex<Int32?>(nil)
 }

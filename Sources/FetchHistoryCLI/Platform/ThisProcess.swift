@@ -21,22 +21,6 @@ enum ThisProcess {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Blocks SIGINT and SIGTERM on the calling thread (the main one, before
-    /// an async command starts), where `dispatchMain()` blocks them too —
-    /// but only once the main thread gets there. A command that traps them
-    /// (`SignalTrap`) ignores them first, on another thread, and Linux
-    /// discards an ignored signal unless the thread it is sent to (for
-    /// `kill`, the main one) blocks it: on a loaded machine a SIGTERM sent
-    /// in between was lost, and the fetch ran on. Blocked, it waits for the
-    /// trap's dispatch source.
-    static func blockTrappableSignals() {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-    }
-
     /// The folder of the running program's file (Linux's /proc/self/exe),
     /// else of the path it was started as; "." when that has no folder.
     static var executableFolder: String {
