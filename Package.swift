@@ -129,6 +129,13 @@ let package = Package(
             name: "fetch-history-http",
             dependencies: ["FetchHistoryCLI", "FetchHistoryAsyncHTTP", "FetchHistoryPostgres"]
         ),
+        // Servers on 127.0.0.1 for the tests (HTTP, plain text where TLS is
+        // expected), and the lock under which tests make descriptors and
+        // start children. Not a product: only the test targets use it.
+        .target(
+            name: "LoopbackServers",
+            path: "Tests/LoopbackServers"
+        ),
         .testTarget(
             name: "FetchHistoryTests",
             dependencies: [
@@ -155,6 +162,7 @@ let package = Package(
                 "fetch-history-http",
                 "FetchHistory",
                 "FetchHistoryTesting",
+                "LoopbackServers",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             // Read by path: README's example history (ReadmeExampleTests), the
