@@ -5,6 +5,7 @@ let usage = """
     usage: fetch-history-bench run --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--record-count N] [--repetition-scale X]
            fetch-history-bench imports --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--repetition-scale X]
            fetch-history-bench curve --cli PATH [--sizes N,N,…] [--work DIR] [--svg FILE] [--repetition-scale X]
+           fetch-history-bench http --cli PATH [--work DIR] [--repetition-scale X]
            fetch-history-bench generate --count N --output FILE
            fetch-history-bench record --engine store|raw|grdb --count N --db FILE
            fetch-history-bench import --engine store|raw|grdb --count N --db FILE
@@ -12,6 +13,7 @@ let usage = """
       run        the whole suite at N fetches (default 1,000,000); prints a Markdown report
       imports    only `fetch-history import` against SQLite's own bulk load, into an empty and a full database
       curve      every command at each size (default 10k, 100k, 1M, 10M) beside sqlite3; draws the SVG (--svg)
+      http       only the HTTP source: 100 fetches against curl and SQLite recording them, CPU while waiting
       --readme   README.md to write the report into, between its markers for this subcommand
       --previous-cli  an earlier fetch-history build whose imports run in the same rounds
       generate   writes N generated fetches as export records (JSONL)
@@ -93,6 +95,18 @@ do {
         report.notes.append("Load average (1, 5, 15 min) at the end: \(Suite.loadAverage()).")
         try ScaleChart.svg(report.scale).write(toFile: svg, atomically: true, encoding: .utf8)
         try publish(report, section: command, readme: given["readme"])
+
+    case "http":
+        let suite = Suite(
+            size: 1, cli: try required(given, "cli"),
+            work: given["work"] ?? NSTemporaryDirectory() + "fetch-history-bench", recordCount: 1,
+            repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1
+        )
+        var http = HTTPBenchmark(suite: suite)
+        try http.run()
+        var report = http.suite.report
+        report.title = "fetch-history benchmarks — the HTTP source"
+        try publish(report, section: command, readme: nil)
 
     case "generate":
         try HistoryGenerator(count: try integer(given, "count")).writeJSONLines(to: try required(given, "output"))
