@@ -97,10 +97,20 @@ let package = Package(
             ],
             plugins: ["EmbedMigrations"]
         ),
-        // The HTTP source: URLSession, which on Linux links libcurl.
+        // The HTTP source, once for every transport: the request, the size
+        // cap, the status, reading the answer (NumberBody), the errors and
+        // their words (HTTPFetchError), the redacted source. No networking:
+        // each transport below only moves bytes (HTTPTransport).
+        .target(
+            name: "FetchHistoryHTTPCore",
+            dependencies: ["FetchHistoryModel", "FetchHistoryInterchange"],
+            swiftSettings: essentialsOnly
+        ),
+        // The HTTP source on URLSession, which on Linux links libcurl: the
+        // product apps use. Re-exports the core (HTTPFetchError, NumberBody).
         .target(
             name: "FetchHistoryHTTP",
-            dependencies: ["FetchHistory"]
+            dependencies: ["FetchHistory", "FetchHistoryHTTPCore"]
         ),
         // The test kit. It brings swift-clocks' TestClock along (re-exported),
         // and reports its failures through IssueReporting, with the support
@@ -132,13 +142,16 @@ let package = Package(
         ),
         // The HTTP source on SwiftNIO (AsyncHTTPClient), for the commands:
         // waiting for an answer costs no processor time, where URLSession on
-        // Linux polls libcurl (docs/commands.md, "Fetching over HTTP").
+        // Linux polls libcurl (docs/commands.md, "Fetching over HTTP"). Not on
+        // FetchHistoryHTTP, so fetch-history-http links neither URLSession nor libcurl.
         .target(
             name: "FetchHistoryAsyncHTTP",
             dependencies: [
-                "FetchHistoryHTTP",
+                "FetchHistory",
+                "FetchHistoryHTTPCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ]
+            ],
+            swiftSettings: essentialsOnly
         ),
         // The same commands with the network linked in: the HTTP source and
         // PostgreSQL.
@@ -146,12 +159,23 @@ let package = Package(
             name: "fetch-history-http",
             dependencies: ["FetchHistoryCLI", "FetchHistoryAsyncHTTP", "FetchHistoryPostgres"]
         ),
+        // Servers on 127.0.0.1 for the tests (HTTP, plain text where TLS is
+        // expected), and the lock under which tests make descriptors and
+        // start children. Not a product: only the test targets use it.
+        .target(
+            name: "LoopbackServers",
+            path: "Tests/LoopbackServers"
+        ),
+        // The library's tests; the HTTP source's run on both transports.
         .testTarget(
             name: "FetchHistoryTests",
             dependencies: [
                 "FetchHistory",
                 "FetchHistoryHTTP",
+                "FetchHistoryAsyncHTTP",
                 "FetchHistoryTesting",
+                "LoopbackServers",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // The PostgreSQL backend's own parts (the server itself is tested
@@ -173,6 +197,7 @@ let package = Package(
                 "FetchHistory",
                 "FetchHistoryCLI",
                 "FetchHistoryTesting",
+                "LoopbackServers",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             // Read by path: the docs' example history (ReadmeExampleTests), the

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 /// `fetch … | head -1`: once the reader has gone, fetch stops at once —

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 @Suite("fetch records every fetch it runs")

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 @Suite("list --follow prints each fetch as it ends, until Ctrl-C")

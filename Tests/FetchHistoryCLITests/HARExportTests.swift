@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 /// `export --format har`: every field HAR 1.2 requires, with its type,

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 /// Failures before any HTTP response, in the words docs/commands.md promises, never

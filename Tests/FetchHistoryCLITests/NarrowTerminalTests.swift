@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 /// Every table holds the width it is given — 60, 80, 100 or 160 columns —

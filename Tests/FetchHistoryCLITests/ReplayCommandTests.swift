@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 @Suite("replay re-drives a recorded session and checks it reproduces the history")

@@ -1,5 +1,6 @@
 import FetchHistory
 import Foundation
+import LoopbackServers
 import Synchronization
 import Testing
 

@@ -9,21 +9,14 @@ import FetchHistoryHTTP
 import FetchHistoryTesting
 import Foundation
 import Testing
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// HTTP scenarios through the view state.
+/// HTTP scenarios through the view state, on both HTTP clients.
 extension FetchViewStateTests {
-    /// A stub whose requests never get an answer: they end when cancelled.
-    final class SlowServer: Sendable {
-        let stub = URLProtocolStub { _ in try await waitUntilCancelled() }
-    }
-
-    @Test func anHTTPFetchRecordsItsStatusAndSize() async throws {
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func anHTTPFetchRecordsItsStatusAndSize(_ client: HTTPClientUnderTest) async throws {
         do {
-            let stub = URLProtocolStub { _ in .ok("{\"number\": 17}") }
-            let client = HTTPNumberClient(url: URL(string: "http://\(stub.host)/n")!, configuration: stub.configuration)
+            let server = try client.server { .ok("{\"number\": 17}") }
+            let client = server.client(url: server.url("/n"))
             let recorder = try await HistoryRecorder(store: .inMemory(), source: client.source)
             let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())
 
@@ -32,14 +25,15 @@ extension FetchViewStateTests {
             let fetch = try await recorder.store.read { db in try db.fetch(idPrefix: completed.id.lowercased) }
             #expect(fetch.outcome == .succeeded(17))
             #expect(fetch.response == SourceResponse(status: 200, bytes: 14))
-            #expect(fetch.source == "http://\(stub.host)/n")
+            #expect(fetch.source == server.url("/n").absoluteString)
         }
     }
 
-    @Test func aFailedHTTPFetchKeepsTheStatus() async throws {
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func aFailedHTTPFetchKeepsTheStatus(_ client: HTTPClientUnderTest) async throws {
         do {
-            let stub = URLProtocolStub { _ in .respond(status: 503, body: Data("busy".utf8)) }
-            let client = HTTPNumberClient(url: URL(string: "http://\(stub.host)/n")!, configuration: stub.configuration)
+            let server = try client.server { .answer(status: 503, body: Data("busy".utf8)) }
+            let client = server.client(url: server.url("/n"))
             let recorder = try await HistoryRecorder(store: .inMemory(), source: client.source)
             let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())
 
@@ -52,15 +46,16 @@ extension FetchViewStateTests {
         }
     }
 
-    @Test func cancellingMidRequestIsRecordedAsCancelledOnce() async throws {
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func cancellingMidRequestIsRecordedAsCancelledOnce(_ client: HTTPClientUnderTest) async throws {
         do {
-            let server = SlowServer()
-            let client = HTTPNumberClient(url: URL(string: "http://\(server.stub.host)/n")!, configuration: server.stub.configuration)
+            let server = try client.server { .hang }
+            let client = server.client(url: server.url("/n"))
             let recorder = try await HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())
 
             viewState.fetchButtonTapped()
-            _ = try await server.stub.waitForRequest()
+            _ = try await server.waitForRequest()
             viewState.cancelButtonTapped()
             let completed = try await withTimeout { try await viewState.fetchTask?.value }
 
@@ -70,16 +65,17 @@ extension FetchViewStateTests {
         }
     }
 
-    @Test func aSlowServerTimesOutOnTheManualClock() async throws {
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func aSlowServerTimesOutOnTheManualClock(_ client: HTTPClientUnderTest) async throws {
         do {
-            let server = SlowServer()
+            let server = try client.server { .hang }
             let clock = ManualClock()
-            let client = HTTPNumberClient(url: URL(string: "http://\(server.stub.host)/n")!, configuration: server.stub.configuration)
+            let client = server.client(url: server.url("/n"))
             let recorder = try await HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock, timeout: .seconds(3))
 
             viewState.fetchButtonTapped()
-            _ = try await server.stub.waitForRequest()
+            _ = try await server.waitForRequest()
             clock.advance(by: .seconds(3))
             let completed = try await withTimeout { try await viewState.fetchTask?.value }
 
@@ -88,18 +84,19 @@ extension FetchViewStateTests {
         }
     }
 
-    @Test func repeatedHTTPFetchesAreObservedAsTheyArrive() async throws {
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func repeatedHTTPFetchesAreObservedAsTheyArrive(_ client: HTTPClientUnderTest) async throws {
         do {
             let counter = Mutex(0)
-            let stub = URLProtocolStub { _ in .ok(String(counter.withLock { $0 += 1; return $0 })) }
+            let server = try client.server { .ok(String(counter.withLock { $0 += 1; return $0 })) }
             let clock = ManualClock()
-            let client = HTTPNumberClient(url: URL(string: "http://\(stub.host)/n")!, configuration: stub.configuration)
+            let client = server.client(url: server.url("/n"))
             let recorder = try await HistoryRecorder.inMemory()
             let viewState = FetchViewState(client: client, recorder: recorder, clock: clock)
             let run = Task { try await viewState.fetch(count: 3, interval: .seconds(1)) }
             for expected in 1...3 {
-                let request = try await stub.waitForRequest(expected)
-                #expect(request.url?.path == "/n", "request \(expected)")
+                let request = try await server.waitForRequest(expected)
+                #expect(request.target == "/n", "request \(expected)")
                 if expected < 3 {
                     // The next request only comes after the interval on the clock, whose
                     // sleep begins once the fetch's end is recorded.
@@ -113,12 +110,15 @@ extension FetchViewStateTests {
         }
     }
 
-    @Test func noTableHoldsASecretAfterFetchingFromASecretURL() async throws {
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func noTableHoldsASecretAfterFetchingFromASecretURL(_ client: HTTPClientUnderTest) async throws {
         let secrets = ["hunter2", "alice", "tok3n", "k3y", "s1gnature", "c0de", "fr4gment"]
         do {
-            let stub = URLProtocolStub { _ in .respond(status: 500, body: Data()) }
-            let url = URL(string: "https://alice:hunter2@\(stub.host)/n?token=tok3n&x-api-key=k3y&Sig=s1gnature&code=c0de&page=2#access_token=fr4gment")!
-            let client = HTTPNumberClient(url: url, configuration: stub.configuration)
+            let server = try client.server { .answer(status: 500, body: Data()) }
+            let url = server.url(
+                "/n?token=tok3n&x-api-key=k3y&Sig=s1gnature&code=c0de&page=2#access_token=fr4gment", userInfo: "alice:hunter2"
+            )
+            let client = server.client(url: url)
             let store = try HistoryStore.inMemory()
             let recorder = try await HistoryRecorder(store: store, source: client.source)
             let viewState = FetchViewState(client: client, recorder: recorder, clock: ManualClock())

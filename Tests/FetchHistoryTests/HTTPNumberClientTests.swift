@@ -1,43 +1,52 @@
+import AsyncHTTPClient
 import FetchHistory
 import FetchHistoryTesting
+@testable import FetchHistoryAsyncHTTP
 @testable import FetchHistoryHTTP
 import Foundation
+import LoopbackServers
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
+/// The HTTP source's behaviour, on both clients: what each sends, which
+/// bodies and statuses it takes, its cap, its errors in words, cancelling.
 @Suite struct HTTPNumberClientTests {
-    func url(of stub: URLProtocolStub) -> URL {
-        URL(string: "https://\(stub.host)/next?page=2")!
-    }
-
-    func answer(to response: StubbedResponse, maximumBytes: Int = HTTPNumberClient.defaultMaximumBytes) async throws -> SourceAnswer<Int> {
-        let stub = URLProtocolStub { _ in response }
-        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration, maximumBytes: maximumBytes)
+    func answer(
+        _ client: HTTPClientUnderTest, to reply: ServerReply, maximumBytes: Int = HTTPNumberClient.defaultMaximumBytes
+    ) async throws -> SourceAnswer<Int> {
+        let server = try client.server { reply }
+        let client = server.client(maximumBytes: maximumBytes)
         return try await withTimeout { try await client.fetchAnswer() }
     }
 
-    func failure(for response: StubbedResponse, maximumBytes: Int = HTTPNumberClient.defaultMaximumBytes) async -> HTTPFetchError? {
+    func failure(
+        _ client: HTTPClientUnderTest, for reply: ServerReply, maximumBytes: Int = HTTPNumberClient.defaultMaximumBytes
+    ) async -> HTTPFetchError? {
         do {
-            _ = try await answer(to: response, maximumBytes: maximumBytes)
+            _ = try await answer(client, to: reply, maximumBytes: maximumBytes)
             return nil
         } catch {
             return error as? HTTPFetchError
         }
     }
 
-    @Test func sendsAGetForTheURL() async throws {
-        let stub = URLProtocolStub { _ in .ok("1") }
-        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration)
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func sendsAGetForTheURL(_ client: HTTPClientUnderTest) async throws {
+        // Given a server answering 1
+        let server = try client.server { .ok("1") }
+        let client = server.client()
+
+        // When the client fetches
         async let answer = client.fetchAnswer()
+        let request = try await server.waitForRequest()
 
-        let request = try await stub.waitForRequest()
-
-        #expect(request.httpMethod == "GET")
-        #expect(request.url == url(of: stub))
-        #expect(request.value(forHTTPHeaderField: "Accept")?.hasPrefix("application/json") == true)
-        #expect(request.value(forHTTPHeaderField: "User-Agent") == "fetch-history")
+        // Then it sent a GET of the URL's path and query, asking for JSON, as fetch-history
+        #expect(request.method == "GET")
+        #expect(request.target == "/next?page=2")
+        #expect(request.value(forHeaderField: "Accept")?.hasPrefix("application/json") == true)
+        #expect(request.value(forHeaderField: "User-Agent") == "fetch-history")
         #expect(try await answer.value == 1)
     }
 
@@ -50,87 +59,105 @@ import FoundationNetworking
         #expect(try await withTimeout { try await client.fetchAnswer() }.value == 42)
     }
 
-    @Test(arguments: [
+    @Test(arguments: HTTPClientUnderTest.allCases, [
         ("42", 42), (" 42\n", 42), ("-7", -7), ("42.0", 42), ("4.2e1", 42),
         (#"{"number": 5}"#, 5), (#"{"value": 6, "unit": "apples"}"#, 6), (#" {"number":8} "#, 8),
         (#"{"value": 1, "number": 2}"#, 2), (#"{"number": 2, "value": 1}"#, 2),
     ])
-    func acceptsEachNumberShape(_ body: String, _ expected: Int) async throws {
-        let answer = try await answer(to: .ok(body))
-        #expect(answer.value == expected)
-        #expect(answer.response == SourceResponse(status: 200, bytes: body.utf8.count))
+    func acceptsEachNumberShape(_ client: HTTPClientUnderTest, _ shape: (body: String, expected: Int)) async throws {
+        let answer = try await answer(client, to: .ok(shape.body))
+        #expect(answer.value == shape.expected)
+        #expect(answer.response == SourceResponse(status: 200, bytes: shape.body.utf8.count))
     }
 
-    @Test(arguments: [200, 204, 299])
-    func anyTwoHundredStatusCounts(_ status: Int) async throws {
-        let answer = try await answer(to: .respond(status: status, body: Data("3".utf8)))
+    // Not 204, which a real server sends with no body.
+    @Test(arguments: HTTPClientUnderTest.allCases, [200, 203, 299])
+    func anyTwoHundredStatusCounts(_ client: HTTPClientUnderTest, _ status: Int) async throws {
+        let answer = try await answer(client, to: .answer(status: status, body: Data("3".utf8)))
         #expect(answer.response?.status == status)
     }
 
-    @Test(arguments: [301, 404, 500, 503])
-    func aStatusOutsideTwoHundredFails(_ status: Int) async {
-        let error = await failure(for: .respond(status: status, body: Data("42".utf8)))
+    @Test(arguments: HTTPClientUnderTest.allCases, [301, 404, 500, 503])
+    func aStatusOutsideTwoHundredFails(_ client: HTTPClientUnderTest, _ status: Int) async {
+        let error = await failure(client, for: .answer(status: status, body: Data("42".utf8)))
         #expect(error == .status(SourceResponse(status: status, bytes: 2)))
         #expect(error?.errorDescription == "HTTP \(status)")
     }
 
-    @Test(arguments: [
+    @Test(arguments: HTTPClientUnderTest.allCases, [
         "hello", "", "42.5", #"{"number": "5"}"#, #"{"count": 5}"#, "[1]", "42 43", "0x2A",
         #"{"number":1,"number":2}"#, "1e16", "-1e16", "1e300",
     ])
-    func aBodyThatIsNotANumberFailsWithAPreview(_ body: String) async {
-        let error = await failure(for: .ok(body))
+    func aBodyThatIsNotANumberFailsWithAPreview(_ client: HTTPClientUnderTest, _ body: String) async {
+        let error = await failure(client, for: .ok(body))
         #expect(error?.errorDescription == "response is not a number: \"\(body.trimmingCharacters(in: .whitespaces))\"")
     }
 
-    @Test(arguments: [
+    @Test(arguments: HTTPClientUnderTest.allCases, [
         ("3.5", "3.5"), (#"{"value": 3.5}"#, "3.5"), (#"{"number": 5, "value": 6}"#, "5"), (" 42\n", "42"), ("+7", "7"),
         (#"{ "id" : 1, "name" : "A  B" }"#, #"{"id":1,"name":"A  B"}"#), (#"{"count": 5}"#, #"{"count":5}"#),
         (#"{"number": "5"}"#, #"{"number":"5"}"#), ("[1, [2]]", "[1,[2]]"), (#""text""#, #""text""#),
         ("true", "true"), ("null", "null"), ("1e16", "1e16"), ("42.0", "42.0"),
     ])
-    func fetchValueTakesAnyJSONAnswerAsWrittenAndAPlainTextInteger(_ body: String, _ json: String) async throws {
-        // Given a stub answering `body`
-        let stub = URLProtocolStub { _ in .ok(body) }
-        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration)
+    func fetchValueTakesAnyJSONAnswerAsWrittenAndAPlainTextInteger(
+        _ client: HTTPClientUnderTest, _ shape: (body: String, json: String)
+    ) async throws {
+        // Given a server answering `body`
+        let server = try client.server { .ok(shape.body) }
+        let client = server.client()
 
         // When the client fetches a value
         let answer = try await withTimeout { try await client.fetchValue() }
 
         // Then it is the JSON the body holds, white space between tokens dropped, with the status and size
-        #expect(answer.value.json == json)
-        #expect(answer.response == SourceResponse(status: 200, bytes: body.utf8.count))
+        #expect(answer.value.json == shape.json)
+        #expect(answer.response == SourceResponse(status: 200, bytes: shape.body.utf8.count))
     }
 
-    @Test(arguments: [
+    @Test(arguments: HTTPClientUnderTest.allCases, [
         ("hello", "text/plain", #"response is neither JSON nor a number: "hello" (Content-Type: text/plain)"#),
         ("42 43", nil, #"response is neither JSON nor a number: "42 43""#),
         ("{\"a\":1,\"a\":2}", "application/json", #"response is neither JSON nor a number: "{"a":1,"a":2}" (Content-Type: application/json)"#),
-        ("\u{1B}]0;pwned\u{07}", "text/x\u{1B}", #"response is neither JSON nor a number: "\x1b]0;pwned\x07" (Content-Type: text/x\x1b)"#),
+        // A C1 control (CSI) in the header: HTTP parsers pass it on, where they refuse ESC
+        ("\u{1B}]0;pwned\u{07}", "text/x\u{9B}", #"response is neither JSON nor a number: "\x1b]0;pwned\x07" (Content-Type: text/x\x9b)"#),
         ("", "text/plain", "response is empty (Content-Type: text/plain)"),
     ] as [(String, String?, String)])
-    func fetchValueRefusesABodyThatIsNeitherJSONNorANumberNamingWhatCame(_ body: String, _ type: String?, _ message: String) async {
-        // Given a stub answering `body` with that Content-Type
-        let stub = URLProtocolStub { _ in .respond(status: 200, body: Data(body.utf8), headers: type.map { ["Content-Type": $0] } ?? [:]) }
-        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration)
+    func fetchValueRefusesABodyThatIsNeitherJSONNorANumberNamingWhatCame(
+        _ client: HTTPClientUnderTest, _ answer: (body: String, type: String?, message: String)
+    ) async throws {
+        // Given a server answering `body` with that Content-Type
+        let server = try client.server { .answer(status: 200, body: Data(answer.body.utf8), contentType: answer.type) }
+        let client = server.client()
 
         // When the client fetches a value, then it fails with one sentence naming what came, safe to print
         await #expect {
             _ = try await withTimeout { try await client.fetchValue() }
         } throws: { error in
-            (error as? HTTPFetchError)?.errorDescription == message
-                && (error as? HTTPFetchError)?.response == SourceResponse(status: 200, bytes: body.utf8.count)
+            (error as? HTTPFetchError)?.errorDescription == answer.message
+                && (error as? HTTPFetchError)?.response == SourceResponse(status: 200, bytes: answer.body.utf8.count)
         }
     }
 
-    @Test func thePreviewIsTheFirstEightyCharacters() async {
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func thePreviewIsTheFirstEightyCharacters(_ client: HTTPClientUnderTest) async {
         let body = String(repeating: "abcdefghij", count: 20)
-        let error = await failure(for: .ok(body))
+        let error = await failure(client, for: .ok(body))
         #expect(error?.errorDescription == "response is not a number: \"\(body.prefix(80))\"")
     }
 
-    @Test func aBodyOverTheCapFails() async {
-        let error = await failure(for: .ok(String(repeating: "1", count: 1025)), maximumBytes: 1024)
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func thePreviewLeavesOutTheWhiteSpaceAroundTheBody(_ client: HTTPClientUnderTest) async {
+        // Given a body with white space and line ends around it, Unicode's too
+        let body = "\u{3000}\t no number here\r\n\u{2028}\u{85}"
+
+        // When it is read as a number, then the preview holds only what is between
+        let error = await failure(client, for: .ok(body))
+        #expect(error?.errorDescription == "response is not a number: \"no number here\"")
+    }
+
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func aBodyOverTheCapFails(_ client: HTTPClientUnderTest) async {
+        let error = await failure(client, for: .ok(String(repeating: "1", count: 1025)), maximumBytes: 1024)
         guard case .bodyTooLarge(let limit, let response)? = error else {
             Issue.record("expected bodyTooLarge, got \(String(describing: error))")
             return
@@ -140,20 +167,22 @@ import FoundationNetworking
         #expect(error?.errorDescription == "response is larger than 1024 bytes")
     }
 
-    @Test func aBodyExactlyAtTheCapIsRead() async throws {
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func aBodyExactlyAtTheCapIsRead(_ client: HTTPClientUnderTest) async throws {
         // Given a body of exactly 1024 bytes: a number and the white space after it
         let body = "42" + String(repeating: " ", count: 1022)
 
         // When a client capped at 1024 bytes reads it
-        let answer = try await answer(to: .ok(body), maximumBytes: 1024)
+        let answer = try await answer(client, to: .ok(body), maximumBytes: 1024)
 
         // Then the number is read, and all 1024 bytes are counted
         #expect(answer.value == 42)
         #expect(answer.response?.bytes == 1024)
     }
 
-    @Test func theDefaultCapIsOneMebibyte() async {
-        let error = await failure(for: .ok(String(repeating: "1", count: (1 << 20) + 1)))
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func theDefaultCapIsOneMebibyte(_ client: HTTPClientUnderTest) async {
+        let error = await failure(client, for: .ok(String(repeating: "1", count: (1 << 20) + 1)))
         #expect(error?.errorDescription == "response is larger than 1 MiB")
     }
 
@@ -171,7 +200,7 @@ import FoundationNetworking
     ])
     func aTransportFailureSaysWhatHappenedWithoutTheURL(_ code: URLError.Code, _ message: String) async throws {
         let stub = URLProtocolStub { _ in .fail(URLError(code)) }
-        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration)
+        let client = HTTPNumberClient(url: URL(string: "https://\(stub.host)/next?page=2")!, configuration: stub.configuration)
         await #expect {
             try await withTimeout { try await client.fetchAnswer() }
         } throws: { error in
@@ -179,18 +208,67 @@ import FoundationNetworking
         }
     }
 
-    @Test func cancellingTheCallingTaskCancelsTheRequest() async throws {
-        let stub = URLProtocolStub { _ in
-            try await waitUntilCancelled()
-        }
-        let client = HTTPNumberClient(url: url(of: stub), configuration: stub.configuration)
-        let fetch = Task { try await client.fetchAnswer() }
-        _ = try await stub.waitForRequest()
+    @Test(arguments: [
+        (HTTPClientError.readTimeout, "HOST stopped answering (idle timeout)"),
+        (.connectTimeout, "HOST stopped answering (idle timeout)"),
+        (.remoteConnectionClosed, "connection to HOST lost"),
+        (.invalidURL, "network error -1000 talking to HOST"),
+        (.bodyLengthMismatch, "network error talking to HOST"),
+    ])
+    func anAsyncHTTPClientFailureIsWordedAsURLSessionsIs(_ error: HTTPClientError, _ message: String) {
+        // Given a failure AsyncHTTPClient reports, When the transport words it, Then the words are URLSession's
+        #expect(HTTPFetchError.transport(AsyncHTTPClientTransport.failure(error), host: "h").errorDescription
+            == message.replacingOccurrences(of: "HOST", with: "h"))
+    }
 
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func aRefusedConnectionNamesTheHost(_ client: HTTPClientUnderTest) async throws {
+        // Given a port on 127.0.0.1 that nothing listens on
+        let port = try LocalHTTPServer.closedPort()
+
+        // When the client of either transport fetches from it, over the network
+        let client = client.client(url: URL(string: "http://127.0.0.1:\(port)/n")!)
+
+        // Then both say the same sentence
+        await #expect {
+            try await withTimeout { try await client.fetchAnswer() }
+        } throws: { error in
+            (error as? HTTPFetchError)?.errorDescription == "connection refused by 127.0.0.1"
+        }
+    }
+
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func anHTTPSURLToAPlainHTTPServerIsATLSFailureWithAHint(_ client: HTTPClientUnderTest) async throws {
+        // Given a server that answers in plain text
+        let server = try PlainTextListener()
+        defer { server.stop() }
+
+        // When the client of either transport asks it over https
+        let client = client.client(url: URL(string: "https://127.0.0.1:\(server.port)/n?token=secret")!)
+
+        // Then both name the TLS failure in OpenSSL's words, with the likely mistake, and no URL
+        await #expect {
+            try await withTimeout { try await client.fetchAnswer() }
+        } throws: { error in
+            (error as? HTTPFetchError)?.errorDescription
+                == "TLS handshake with 127.0.0.1 failed: wrong version number (does the server speak plain http?)"
+        }
+    }
+
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func cancellingTheCallingTaskCancelsTheRequest(_ client: HTTPClientUnderTest) async throws {
+        // Given a server that never answers
+        let server = try client.server { .hang }
+        let client = server.client()
+        let fetch = Task { try await client.fetchAnswer() }
+        _ = try await server.waitForRequest()
+
+        // When the fetch's task is cancelled
         fetch.cancel()
         let result = try await withTimeout { await fetch.result }
 
-        // Cancelling surfaces as URLError(.cancelled) on Linux; the client says CancellationError
+        // Then whatever the transport threw (URLError(.cancelled) on Linux,
+        // HTTPClientError.cancelled), the client says CancellationError
         #expect(throws: CancellationError.self) { try result.get() }
     }
 

@@ -17,9 +17,10 @@ struct URLLowercaseSchemeTests {
         #expect(url.withLowercaseScheme.absoluteString == expected)
     }
 
-    @Test func theHTTPClientAsksAndRecordsTheLowerCaseURL() throws {
+    @Test(arguments: HTTPClientUnderTest.allCases)
+    func theHTTPClientAsksAndRecordsTheLowerCaseURL(_ client: HTTPClientUnderTest) throws {
         // Given an HTTP:// URL
-        let client = HTTPNumberClient(url: try #require(URL(string: "HTTP://example.com/n?key=s")))
+        let client = client.client(url: try #require(URL(string: "HTTP://example.com/n?key=s")))
 
         // Then the client's URL and recorded source are http://, the secret still hidden
         #expect(client.url.absoluteString == "http://example.com/n?key=s")

@@ -6,6 +6,7 @@ let usage = """
            fetch-history-bench imports --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--repetition-scale X]
            fetch-history-bench curve --cli PATH [--sizes N,N,…] [--work DIR] [--svg FILE] [--repetition-scale X]
            fetch-history-bench summary --from Benchmarks/README.md --readme README.md
+           fetch-history-bench http --cli PATH [--work DIR] [--repetition-scale X]
            fetch-history-bench generate --count N --output FILE
            fetch-history-bench record --engine store|raw|grdb --count N --db FILE
            fetch-history-bench import --engine store|raw|grdb --count N --db FILE
@@ -13,6 +14,7 @@ let usage = """
       run        the whole suite at N fetches (default 1,000,000); prints a Markdown report
       imports    only `fetch-history import` against SQLite's own bulk load, into an empty and a full database
       curve      every command at each size (default 10k, 100k, 1M, 10M) beside sqlite3; draws the SVG (--svg)
+      http       only the HTTP source: 100 fetches against curl and SQLite recording them, CPU while waiting
       --readme   the Markdown file to write the report into, between its markers for this subcommand
       summary    copies the front page's rows of the run's report (--from) into --readme, between its
                  summary markers: after a run, or after changing which rows it shows
@@ -100,6 +102,18 @@ do {
     case "summary":
         let report = try Readme.read(section: "run", from: try required(given, "from"))
         try Readme.write(try Readme.summary(ofRun: report), section: "summary", into: try required(given, "readme"))
+
+    case "http":
+        let suite = Suite(
+            size: 1, cli: try required(given, "cli"),
+            work: given["work"] ?? NSTemporaryDirectory() + "fetch-history-bench", recordCount: 1,
+            repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1
+        )
+        var http = HTTPBenchmark(suite: suite)
+        try http.run()
+        var report = http.suite.report
+        report.title = "fetch-history benchmarks — the HTTP source"
+        try publish(report, section: command, readme: nil)
 
     case "generate":
         try HistoryGenerator(count: try integer(given, "count")).writeJSONLines(to: try required(given, "output"))

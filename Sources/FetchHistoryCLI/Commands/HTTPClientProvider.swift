@@ -3,11 +3,12 @@ import FoundationEssentials
 
 /// Where the commands get the HTTP source from.
 ///
-/// URLSession on Linux brings libcurl and some thirty shared libraries with
-/// it, and loading them took most of every `list`. So `fetch-history`
-/// leaves them out, and a command that fetches over HTTP re-runs, with the
-/// same arguments, in `fetch-history-http`: the same commands with the
-/// network linked in (the way git hands https remotes to git-remote-https).
+/// The HTTP source brings SwiftNIO and Foundation with it (URLSession, on
+/// Linux, brought libcurl and some thirty shared libraries, whose loading
+/// took most of every `list`). So `fetch-history` leaves the network out,
+/// and a command that fetches over HTTP re-runs, with the same arguments,
+/// in `fetch-history-http`: the same commands with the network linked in
+/// (the way git hands https remotes to git-remote-https).
 package enum HTTPClientProvider: Sendable {
     /// The HTTP source is linked into this binary.
     case linked(@Sendable (URL) -> any APIClient)

@@ -2,6 +2,7 @@ import Dispatch
 import FetchHistory
 import FetchHistoryTesting
 import Foundation
+import LoopbackServers
 import Synchronization
 import Testing
 
@@ -209,7 +210,7 @@ enum ExternalCommand {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             launchQueue.async {
                 continuation.resume(with: Swift.Result {
-                    let (outputPipe, errorPipe, nullInput) = try FetchHistoryProcess.launchLock.withLock { _ in
+                    let (outputPipe, errorPipe, nullInput) = try ChildLaunch.lock.withLock { _ in
                         try (pipeEnds(), pipeEnds(), FileHandle(fileDescriptor: open("/dev/null", O_RDONLY | O_CLOEXEC), closeOnDealloc: true))
                     }
                     process.standardOutput = outputPipe.write
@@ -217,7 +218,7 @@ enum ExternalCommand {
                     process.standardInput = nullInput
                     exited.enter()
                     process.terminationHandler = { _ in exited.leave() }
-                    try FetchHistoryProcess.launchLock.withLock { _ in try process.run() }
+                    try ChildLaunch.lock.withLock { _ in try process.run() }
                     try? outputPipe.write.close()
                     try? errorPipe.write.close()
                     try? nullInput.close()
@@ -251,7 +252,7 @@ enum ExternalCommand {
     private static func pipeEnds() throws -> (read: FileHandle, write: FileHandle) {
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else { throw SandboxError("pipe: \(String(cString: strerror(errno)))") }
-        descriptors.forEach(FetchHistoryProcess.closeOnExec)
+        descriptors.forEach(ChildLaunch.closeOnExec)
         return (
             FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true),
             FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LoopbackServers
 import Synchronization
 import Testing
 
@@ -71,13 +72,6 @@ final class FetchHistoryProcess: @unchecked Sendable {
     /// Launches happen one at a time, here.
     private static let launchQueue = DispatchQueue(label: "FetchHistoryCLITests.launch")
 
-    /// Held while a child is launched, and while any descriptor that is not
-    /// yet close-on-exec exists in this process: Glibc's module has no
-    /// `pipe2` or `accept4`, so descriptors are made then marked, and no
-    /// spawn may happen in between, or the child would inherit them (and
-    /// hold another test's pipe open).
-    static let launchLock = Mutex(())
-
     enum StandardOutput {
         /// Read to the end into `CLIResult.standardOutputData`.
         case capture
@@ -136,7 +130,7 @@ final class FetchHistoryProcess: @unchecked Sendable {
     /// Runs on `launchQueue`.
     private func launch(standardInput: Data?, standardOutput: StandardOutput) throws {
         typealias Ends = (read: FileHandle, write: FileHandle)
-        let (outputPipe, errorPipe, inputPipe) = try Self.launchLock.withLock { _ -> (Ends, Ends, Ends) in
+        let (outputPipe, errorPipe, inputPipe) = try ChildLaunch.lock.withLock { _ -> (Ends, Ends, Ends) in
             try (Self.makePipe(), Self.makePipe(), Self.makePipe())
         }
         // Process dup2s each onto 0, 1 and 2 in the child, which clears close-on-exec there.
@@ -152,7 +146,7 @@ final class FetchHistoryProcess: @unchecked Sendable {
             self.times.withLock { $0.exited = ContinuousClock.now }
             exited.leave()
         }
-        try Self.launchLock.withLock { _ in
+        try ChildLaunch.lock.withLock { _ in
             times.withLock { $0.launched = ContinuousClock.now }
             try process.run()
         }
@@ -176,18 +170,13 @@ final class FetchHistoryProcess: @unchecked Sendable {
         }
     }
 
-    /// Marks `descriptor` close-on-exec. Call under `launchLock`.
-    static func closeOnExec(_ descriptor: Int32) {
-        _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
-    }
-
-    /// A pipe whose two ends are close-on-exec. Call under `launchLock`.
+    /// A pipe whose two ends are close-on-exec. Call under `ChildLaunch.lock`.
     private static func makePipe() throws -> (read: FileHandle, write: FileHandle) {
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else {
             throw SandboxError("pipe: \(String(cString: strerror(errno)))")
         }
-        descriptors.forEach(closeOnExec)
+        descriptors.forEach(ChildLaunch.closeOnExec)
         return (
             FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true),
             FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LoopbackServers
 import Synchronization
 
 /// The `fetch-history` binary run on a real pseudo-terminal: its standard
@@ -52,7 +53,7 @@ final class TerminalProcess: @unchecked Sendable {
     private func launch(_ arguments: [String], environment: [String: String], workingDirectory: URL) throws {
         // Both ends close-on-exec, made under the launch lock, so no other
         // test's child inherits them (Process dup2s the slave onto 1 and 2).
-        let (master, slave) = try FetchHistoryProcess.launchLock.withLock { _ -> (Int32, Int32) in
+        let (master, slave) = try ChildLaunch.lock.withLock { _ -> (Int32, Int32) in
             // posix_openpt, grantpt, unlockpt and ptsname are not in Swift's
             // Glibc module (they need _XOPEN_SOURCE); their Linux core is
             // /dev/ptmx and two ioctls (constants from <asm-generic/ioctls.h>).
@@ -66,10 +67,10 @@ final class TerminalProcess: @unchecked Sendable {
                 throw SandboxError("unlocking the pseudo-terminal: \(String(cString: strerror(errno)))")
             }
             let name = "/dev/pts/\(number)"
-            FetchHistoryProcess.closeOnExec(master)
+            ChildLaunch.closeOnExec(master)
             let slave = open(name, O_RDWR | O_NOCTTY)
             guard slave >= 0 else { throw SandboxError("open \(name): \(String(cString: strerror(errno)))") }
-            FetchHistoryProcess.closeOnExec(slave)
+            ChildLaunch.closeOnExec(slave)
             return (master, slave)
         }
         let slaveHandle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
@@ -82,7 +83,7 @@ final class TerminalProcess: @unchecked Sendable {
         process.standardError = slaveHandle
         exited.enter()
         process.terminationHandler = { [exited] _ in exited.leave() }
-        try FetchHistoryProcess.launchLock.withLock { _ in try process.run() }
+        try ChildLaunch.lock.withLock { _ in try process.run() }
         // Only the child holds the slave now: when it exits, reading the
         // master ends (EIO) after the last byte.
         try? slaveHandle.close()

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LoopbackServers
 import Synchronization
 
 /// One psql process on a test server's socket, kept open: the test sends
@@ -45,7 +46,7 @@ final class PsqlSession: @unchecked Sendable {
 
     private func launch() throws {
         typealias Ends = (read: FileHandle, write: FileHandle)
-        let (inputPipe, outputPipe, errorPipe) = try FetchHistoryProcess.launchLock.withLock { _ -> (Ends, Ends, Ends) in
+        let (inputPipe, outputPipe, errorPipe) = try ChildLaunch.lock.withLock { _ -> (Ends, Ends, Ends) in
             try (Self.makePipe(), Self.makePipe(), Self.makePipe())
         }
         process.standardInput = inputPipe.read
@@ -53,7 +54,7 @@ final class PsqlSession: @unchecked Sendable {
         process.standardError = errorPipe.write
         exited.enter()
         process.terminationHandler = { [exited] _ in exited.leave() }
-        try FetchHistoryProcess.launchLock.withLock { _ in try process.run() }
+        try ChildLaunch.lock.withLock { _ in try process.run() }
         try? inputPipe.read.close()
         try? outputPipe.write.close()
         try? errorPipe.write.close()
@@ -74,7 +75,7 @@ final class PsqlSession: @unchecked Sendable {
     private static func makePipe() throws -> (read: FileHandle, write: FileHandle) {
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else { throw SandboxError("pipe: \(String(cString: strerror(errno)))") }
-        descriptors.forEach(FetchHistoryProcess.closeOnExec)
+        descriptors.forEach(ChildLaunch.closeOnExec)
         return (
             FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true),
             FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)

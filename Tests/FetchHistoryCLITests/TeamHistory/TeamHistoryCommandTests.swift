@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 @Suite("A team history on PostgreSQL reads as the file it was pushed from", .enabled(if: TestPostgresServer.isAvailable, TestPostgresServer.skipReason))

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 @Suite("Reaching a team history: credentials, TLS, and every way it can fail", .enabled(if: TestPostgresServer.isAvailable, TestPostgresServer.skipReason))

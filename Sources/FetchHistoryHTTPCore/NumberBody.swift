@@ -1,3 +1,4 @@
+import FetchHistoryInterchange
 import FetchHistoryModel
 import FoundationEssentials
 
@@ -23,33 +24,14 @@ public enum NumberBody {
     /// JSON value (white space around it allowed).
     public static func value(in body: Data) -> FetchValue? {
         if let integer = Int(trimmed(String(decoding: body, as: UTF8.self)[...])) { return FetchValue(integer) }
-        let bytes = Array(body)
-        var parser = JSONParser(bytes: bytes)
-        guard let token = try? parser.value() else { return nil }
-        parser.skipWhitespace()
-        guard parser.isAtEnd else { return nil }
-        if token.kind == .object {
-            var members = JSONParser(bytes: bytes, from: token.start)
-            guard let numbers = try? numberMembers(&members) else { return nil }
-            if let number = numbers["number"] ?? numbers["value"] { return FetchValue(number, in: bytes) }
-        }
-        return FetchValue(token, in: bytes)
+        guard let document = JSONDocument(Array(body)) else { return nil }
+        return document.numberMembers["number"] ?? document.numberMembers["value"] ?? document.value
     }
 
     /// The integer a body holds, if it holds one.
     public static func number(in body: Data) -> Int? {
         guard let value = value(in: body) else { return nil }
         return integer(value.json)
-    }
-
-    /// The members of the object at the parser whose values are numbers.
-    private static func numberMembers(_ parser: inout JSONParser) throws(JSONSyntaxError) -> [String: JSONToken] {
-        var numbers: [String: JSONToken] = [:]
-        try parser.members { key, parser throws(JSONSyntaxError) in
-            let value = try parser.value(depth: 1)
-            if value.kind == .number { numbers[try parser.string(key)] = value }
-        }
-        return numbers
     }
 
     /// A JSON number's integer value: `42`, `42.0` and `4.2e1` are 42; `42.5`

@@ -1,12 +1,12 @@
-import FetchHistory
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import FetchHistoryModel
+import FoundationEssentials
 
 /// Why the HTTP source did not give a number. The message is what the
 /// screen shows and the history records: it never contains the URL, whose
 /// query may hold a secret.
+///
+/// Every transport (URLSession in `HTTPNumberClient`, AsyncHTTPClient for
+/// the commands) fails with these values, in these words.
 public enum HTTPFetchError: Error, Equatable, LocalizedError, SourceResponseError {
     /// The server answered with a status outside 200…299.
     case status(SourceResponse)
@@ -53,54 +53,28 @@ public enum HTTPFetchError: Error, Equatable, LocalizedError, SourceResponseErro
         .notJSON(preview: preview(of: body), contentType: contentType.map { String($0.prefix(80)).terminalSafe }, response)
     }
 
+    /// A request that got no answer, in words naming `host` but not the
+    /// rest of the URL.
+    package static func transport(_ failure: TransportFailure, host: String) -> HTTPFetchError {
+        .transport(failure.sentence(host: host))
+    }
+
     /// The body's first 80 characters, without the white space around them:
     /// a server's text, so control characters are shown as escapes.
     private static func preview(of body: some Collection<UInt8>) -> String {
-        let text = String(decoding: body.prefix(4 * 80), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return String(text.prefix(80)).terminalSafe
+        let text = String(decoding: body.prefix(4 * 80), as: UTF8.self)
+        return String(trimmingWhiteSpace(text).prefix(80)).terminalSafe
     }
 
-    /// A transport failure in words, naming the host but not the rest of the URL.
-    ///
-    /// URLSession on Linux (libcurl underneath) reports some failures
-    /// under codes that say little; measured with Swift 6.3.1:
-    /// - a TLS handshake that fails (an https URL to a plain-http server)
-    ///   is `-1` (unknown), with OpenSSL's reason in the description;
-    /// - any URL whose host is an IPv6 literal (`http://[::1]:8080/`) is
-    ///   `-1000` (bad URL) before a connection is tried, listening or not
-    ///   (swift-corelibs-foundation issue 5496).
-    static func transport(_ error: URLError, host: String) -> HTTPFetchError {
-        let message = switch error.code {
-        case .cannotConnectToHost: "connection refused by \(host)"
-        case .cannotFindHost, .dnsLookupFailed: "host not found: \(host)"
-        case .timedOut: "\(host) stopped answering (idle timeout)"
-        case .networkConnectionLost: "connection to \(host) lost"
-        case .notConnectedToInternet: "no network connection"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-             .clientCertificateRequired:
-            "TLS handshake with \(host) failed (\(error.code.rawValue))"
-        case .unknown where tlsReason(error) != nil:
-            "TLS handshake with \(host) failed: \(tlsReason(error) ?? "")"
-        case .badURL where host.contains(":"):
-            "cannot fetch from an IPv6 address written in the URL ([\(host)]): URLSession on Linux refuses it; use a host name that resolves to it"
-        case .badServerResponse: "\(host) sent a malformed response"
-        default: "network error \(error.code.rawValue) talking to \(host)"
-        }
-        return .transport(message)
-    }
-
-    /// OpenSSL's reason for a failed handshake, from libcurl's message
-    /// (`OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number`),
-    /// with a hint for the commonest one. Only OpenSSL's words are kept:
-    /// nothing of the URL.
-    private static func tlsReason(_ error: URLError) -> String? {
-        let text = error.localizedDescription
-        guard text.contains("SSL") || text.contains("TLS") else { return nil }
-        let reason = text.components(separatedBy: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""
-        guard !reason.isEmpty else { return "TLS error" }
-        // A plain-http server answers a ClientHello with text, not a TLS record.
-        return reason == "wrong version number" ? "\(reason) (does the server speak plain http?)" : reason
+    /// `text` without the white space and line ends around it: the scalars
+    /// with Unicode's White_Space property, which are exactly Foundation's
+    /// `CharacterSet.whitespacesAndNewlines` (not in FoundationEssentials).
+    private static func trimmingWhiteSpace(_ text: String) -> Substring {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return Substring(scalars[first...last])
     }
 
     private static func format(bytes: Int) -> String {

@@ -8,8 +8,8 @@ import Synchronization
 /// when it is done) share one lock, so a stop never shuts down a descriptor
 /// number that was closed and then reused by another test's socket; that
 /// race made a server of another test refuse connections.
-final class LoopbackListener: Sendable {
-    let port: UInt16
+package final class LoopbackListener: Sendable {
+    package let port: UInt16
     private let descriptor: Int32
     private let state = Mutex((stopped: false, closed: false))
 
@@ -17,14 +17,14 @@ final class LoopbackListener: Sendable {
     /// hold while children are launched, or a child would keep the port or
     /// a connection open.
     /// On 127.0.0.1, or with `ipv6`, on ::1.
-    init(ipv6: Bool = false) throws {
+    package init(ipv6: Bool = false) throws {
         let family = ipv6 ? AF_INET6 : AF_INET
-        let listener = FetchHistoryProcess.launchLock.withLock { _ in
+        let listener = ChildLaunch.lock.withLock { _ in
             let listener = socket(family, Int32(SOCK_STREAM.rawValue), 0)
-            if listener >= 0 { FetchHistoryProcess.closeOnExec(listener) }
+            if listener >= 0 { ChildLaunch.closeOnExec(listener) }
             return listener
         }
-        guard listener >= 0 else { throw SandboxError("socket: \(String(cString: strerror(errno)))") }
+        guard listener >= 0 else { throw LoopbackError("socket: \(String(cString: strerror(errno)))") }
         var storage = sockaddr_storage()
         let size: Int
         if ipv6 {
@@ -45,7 +45,7 @@ final class LoopbackListener: Sendable {
         }
         guard bound == 0, listen(listener, 16) == 0 else {
             Glibc.close(listener)
-            throw SandboxError("bind/listen: \(String(cString: strerror(errno)))")
+            throw LoopbackError("bind/listen: \(String(cString: strerror(errno)))")
         }
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &storage) {
@@ -58,10 +58,10 @@ final class LoopbackListener: Sendable {
 
     deinit { close() }
 
-    var isStopped: Bool { state.withLock { $0.stopped } }
+    package var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Stops accepting: wakes a `nextConnection()` waiting in `poll`.
-    func stop() {
+    package func stop() {
         state.withLock { state in
             guard !state.stopped else { return }
             state.stopped = true
@@ -71,7 +71,7 @@ final class LoopbackListener: Sendable {
 
     /// Closes the descriptor, once. Called by the thread that accepts, when
     /// it has done, so no `poll` or `accept` runs on a closed number.
-    func close() {
+    package func close() {
         state.withLock { state in
             guard !state.closed else { return }
             state.closed = true
@@ -82,15 +82,15 @@ final class LoopbackListener: Sendable {
     /// The next connection, close-on-exec; nil once stopped or when the
     /// listener fails. It waits in `poll` first: `accept` runs under the
     /// launch lock, which must never be held while blocked.
-    func nextConnection() -> Int32? {
+    package func nextConnection() -> Int32? {
         var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         while !isStopped {
             let ready = poll(&pollDescriptor, 1, 100)
             if ready == 0 || (ready < 0 && errno == EINTR) { continue }
             if ready < 0 || isStopped { return nil }
-            let connection = FetchHistoryProcess.launchLock.withLock { _ in
+            let connection = ChildLaunch.lock.withLock { _ in
                 let connection = accept(descriptor, nil, nil)
-                if connection >= 0 { FetchHistoryProcess.closeOnExec(connection) }
+                if connection >= 0 { ChildLaunch.closeOnExec(connection) }
                 return connection
             }
             if connection >= 0 { return connection }

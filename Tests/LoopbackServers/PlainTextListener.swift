@@ -6,11 +6,11 @@ import Foundation
 /// port (the TLS ClientHello gets text back, not a ServerHello). It reads
 /// first, as an HTTP server does: answering before the ClientHello arrived
 /// made the handshake meet the close rather than the text.
-final class PlainTextListener: Sendable {
-    var port: UInt16 { listener.port }
+package final class PlainTextListener: Sendable {
+    package var port: UInt16 { listener.port }
     private let listener: LoopbackListener
 
-    init() throws {
+    package init() throws {
         listener = try LoopbackListener()
         Thread { [self] in acceptLoop() }.start()
     }
@@ -18,7 +18,7 @@ final class PlainTextListener: Sendable {
     deinit { stop() }
 
     /// Stops accepting; the accept loop closes the listener itself.
-    func stop() {
+    package func stop() {
         listener.stop()
     }
 

@@ -4,25 +4,25 @@ import Synchronization
 /// A tiny HTTP/1.1 server on 127.0.0.1 with a port of its own, so the HTTP
 /// source is tested end to end with no network. Each connection gets one
 /// response from `respond`, then is closed.
-final class LocalHTTPServer: @unchecked Sendable {
+package final class LocalHTTPServer: @unchecked Sendable {
     // Unchecked: `listener` is set once in init; the rest is behind mutexes.
 
-    enum Reply: Sendable {
+    package enum Reply: Sendable {
         /// A status line, Content-Type (none when nil), Content-Length and the body.
         case answer(status: Int, contentType: String? = "text/plain", body: Data)
         /// Never answer; hold the connection until the client closes it or the server stops.
         case hang
     }
 
-    var port: UInt16 { listener.port }
+    package var port: UInt16 { listener.port }
     private let listener: LoopbackListener
     private let ipv6: Bool
-    private let requestLines = Mutex<[String]>([])
+    private let received = ReceivedRequests()
     private let respond: @Sendable (String) -> Reply
 
     /// `respond` gets the request line (`GET /path?query HTTP/1.1`). With
     /// `ipv6`, the server listens on ::1 and `url` names it `[::1]`.
-    init(ipv6: Bool = false, respond: @escaping @Sendable (String) -> Reply) throws {
+    package init(ipv6: Bool = false, respond: @escaping @Sendable (String) -> Reply) throws {
         self.respond = respond
         self.ipv6 = ipv6
         listener = try LoopbackListener(ipv6: ipv6)
@@ -36,7 +36,7 @@ final class LocalHTTPServer: @unchecked Sendable {
     /// A server that answers the first request with `body` and holds every
     /// later one: a run of fetches from it is known to be in its second
     /// fetch, and to stay there, once `requests.count` is 2.
-    static func answeringOnlyTheFirst(with body: String = "42") throws -> LocalHTTPServer {
+    package static func answeringOnlyTheFirst(with body: String = "42") throws -> LocalHTTPServer {
         let first = Mutex(true)
         return try LocalHTTPServer { _ in
             first.withLock { isFirst in
@@ -47,15 +47,21 @@ final class LocalHTTPServer: @unchecked Sendable {
     }
 
     /// `http://127.0.0.1:PORT` + `path`.
-    func url(_ path: String) -> String {
+    package func url(_ path: String) -> String {
         (ipv6 ? "http://[::1]:" : "http://127.0.0.1:") + "\(port)\(path)"
     }
 
     /// The request lines received so far.
-    var requests: [String] { requestLines.withLock { $0 } }
+    package var requests: [String] { received.all.map(\.line) }
+
+    /// The `number`th request (1 for the first), once it has arrived.
+    package func request(_ number: Int = 1) async -> ReceivedRequest {
+        precondition(number >= 1, "request(\(number)): requests are counted from 1")
+        return await received.request(number)
+    }
 
     /// Stops accepting and wakes every held connection.
-    func stop() {
+    package func stop() {
         listener.stop()
     }
 
@@ -82,10 +88,10 @@ final class LocalHTTPServer: @unchecked Sendable {
             if count <= 0 { return }
             head.append(contentsOf: buffer[0..<count])
         }
-        let requestLine = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
-        requestLines.withLock { $0.append(requestLine) }
+        let request = ReceivedRequest(head: String(decoding: head, as: UTF8.self))
+        received.append(request)
 
-        switch respond(requestLine) {
+        switch respond(request.line) {
         case .hang:
             // Until the client goes away (read returns 0) or the server stops.
             var pollDescriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
@@ -118,10 +124,70 @@ final class LocalHTTPServer: @unchecked Sendable {
     }
 
     /// A port on 127.0.0.1 that nothing listens on (bound, then closed).
-    static func closedPort() throws -> UInt16 {
+    package static func closedPort() throws -> UInt16 {
         let server = try LocalHTTPServer { _ in .hang }
         let port = server.port
         server.stop()
         return port
+    }
+}
+
+/// One request as the server read it: its request line and header fields.
+package struct ReceivedRequest: Sendable {
+    /// `GET /path?query HTTP/1.1`
+    package let line: String
+    package let headerFields: [(name: String, value: String)]
+
+    init(head: String) {
+        let lines = head.components(separatedBy: "\r\n")
+        line = lines.first ?? ""
+        headerFields = lines.dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// The method: `GET`.
+    package var method: String { line.components(separatedBy: " ").first ?? "" }
+    /// The path and query as sent: `/path?query`.
+    package var target: String { line.components(separatedBy: " ").dropFirst().first ?? "" }
+
+    /// The value of the header field `name` (any case), if it was sent.
+    package func value(forHeaderField name: String) -> String? {
+        headerFields.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// The requests a server received, in order, and the tests waiting for one.
+private final class ReceivedRequests: Sendable {
+    private struct State {
+        var requests: [ReceivedRequest] = []
+        var waiters: [(number: Int, continuation: CheckedContinuation<ReceivedRequest, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    var all: [ReceivedRequest] { state.withLock { $0.requests } }
+
+    func append(_ request: ReceivedRequest) {
+        let ready = state.withLock { state in
+            state.requests.append(request)
+            let count = state.requests.count
+            let ready = state.waiters.filter { $0.number <= count }.map { ($0.continuation, state.requests[$0.number - 1]) }
+            state.waiters.removeAll { $0.number <= count }
+            return ready
+        }
+        for (continuation, request) in ready { continuation.resume(returning: request) }
+    }
+
+    func request(_ number: Int) async -> ReceivedRequest {
+        await withCheckedContinuation { continuation in
+            let arrived = state.withLock { state -> ReceivedRequest? in
+                if number <= state.requests.count { return state.requests[number - 1] }
+                state.waiters.append((number, continuation))
+                return nil
+            }
+            if let arrived { continuation.resume(returning: arrived) }
+        }
     }
 }
