@@ -17,32 +17,32 @@ import FoundationEssentials
 /// ```swift
 /// let answer = try await AsyncHTTPNumberClient(url: URL(string: "http://127.0.0.1:8080/n")!).fetchAnswer()
 /// ```
-public actor AsyncHTTPNumberClient: APIClient {
+package actor AsyncHTTPNumberClient: APIClient {
     /// 1 MiB, as `HTTPNumberClient`'s.
-    public static let defaultMaximumBytes = HTTPGetRequest.defaultMaximumBytes
+    package static let defaultMaximumBytes = HTTPGetRequest.defaultMaximumBytes
 
     /// The URL fetched, its scheme in lower case.
-    public nonisolated var url: URL { http.url }
+    package nonisolated var url: URL { http.url }
     /// The URL with its secrets replaced: what the history records.
-    public nonisolated var source: String { http.source }
+    package nonisolated var source: String { http.source }
     private nonisolated let http: HTTPNumberSource<AsyncHTTPClientTransport>
 
     /// - Parameter maximumBytes: the largest body accepted.
-    public init(url: URL, maximumBytes: Int = defaultMaximumBytes) {
+    package init(url: URL, maximumBytes: Int = defaultMaximumBytes) {
         http = HTTPNumberSource(url: url, maximumBytes: maximumBytes, transport: AsyncHTTPClientTransport())
     }
 
-    public func fetchRandomNumber() async throws -> Int {
+    package func fetchRandomNumber() async throws -> Int {
         try await fetchAnswer().value
     }
 
-    public func fetchAnswer() async throws -> SourceAnswer<Int> {
+    package func fetchAnswer() async throws -> SourceAnswer<Int> {
         try await http.fetchAnswer()
     }
 
     /// The answer as the history records it: any JSON value, or an integer
     /// in plain text (see `NumberBody.value(in:)`).
-    public func fetchValue() async throws -> SourceAnswer<FetchValue> {
+    package func fetchValue() async throws -> SourceAnswer<FetchValue> {
         try await http.fetchValue()
     }
 }
