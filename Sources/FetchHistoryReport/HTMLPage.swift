@@ -7,7 +7,7 @@ import FoundationEssentials
 /// even markup that slipped through escaping could neither load nor run
 /// anything.
 struct HTMLPage {
-    private var body = ""
+    var body = ""
     private let nonce: String
 
     init(nonce: String) {
@@ -24,7 +24,7 @@ struct HTMLPage {
         body += "<p id=\"\(id)\">\(html)</p>\n"
     }
 
-    mutating func summary(_ statistics: HistoryStatistics, first: Timestamp, last: Timestamp, hosts: Set<String>, sources: [String]) {
+    mutating func summary(_ statistics: HistoryStatistics, first: Timestamp, last: Timestamp, hosts: [String], sources: [String]) {
         body += "<section id=\"summary\"><h2>Summary</h2>\n<div class=\"cards\">\n"
         card("Fetches", ReportFormat.count(statistics.total))
         card("Success rate", statistics.successRate.map(ReportFormat.percent) ?? "–", note: "succeeded of succeeded, failed and timed out")
@@ -53,16 +53,21 @@ struct HTMLPage {
         body += "</div>\n"
     }
 
-    private static func list(_ names: [String]) -> String {
+    static func list(_ names: [String]) -> String {
         let shown = names.prefix(10).map { "<code>\(HTMLText.escaped(ReportFormat.shortened($0, limit: ReportFormat.sourceLimit)))</code>" }.joined(separator: ", ")
         return names.count > 10 ? shown + " and \(names.count - 10) more" : shown
     }
 
     /// An outcome's word beside its shape in the legend's colour.
     static func badge(_ status: FetchStatus) -> String {
+        "<span class=\"badge\">\(swatch(status)) \(ReportFormat.word(status))</span>"
+    }
+
+    /// An outcome's shape in the legend's colour, for the eye only: the word is beside it.
+    static func swatch(_ status: FetchStatus) -> String {
         // Drawn as the timeline draws the status: fetches that never ended at half height.
         let short = status == .interrupted || status == .running
-        return "<span class=\"badge\"><svg width=\"18\" height=\"10\" aria-hidden=\"true\"><rect class=\"bar \(ReportFormat.className(status))\" x=\"1\" y=\"\(short ? 3 : 1)\" width=\"16\" height=\"\(short ? 4 : 8)\"/></svg> \(ReportFormat.word(status))</span>"
+        return "<svg width=\"18\" height=\"10\" aria-hidden=\"true\"><rect class=\"bar \(ReportFormat.className(status))\" x=\"1\" y=\"\(short ? 3 : 1)\" width=\"16\" height=\"\(short ? 4 : 8)\"/></svg>"
     }
 
     mutating func timeline(_ timeline: Timeline) {
@@ -118,44 +123,32 @@ struct HTMLPage {
         buckets.filter { $0.count > 0 }.map { "\(range(of: $0)): \(ReportFormat.count($0.count))" }.joined(separator: "; ")
     }
 
+    /// The sources, ranked by the caller (worst first); those with the highest failure rate, when
+    /// any failed, marked in words and by a border, not by colour alone.
     mutating func sources(_ sources: [HTMLReport.SourceTally]) {
-        body += "<section id=\"sources\"><h2>By source</h2>\n<table><thead><tr><th scope=\"col\">Source</th><th scope=\"col\">Fetches</th>"
+        body += "<section id=\"sources\"><h2>By source</h2>\n"
+        let worst = sources.compactMap(\.failureRate).max() ?? 0
+        if sources.count > 1 {
+            body += "<p class=\"note\">Worst first: by failure rate (failed and timed out of the fetches the source decided).</p>\n"
+        }
+        body += "<table><thead><tr><th scope=\"col\">Source</th><th scope=\"col\">Fetches</th>"
         let statuses = HistoryStatistics.statusOrder.filter { status in sources.contains { $0.counts[status] > 0 } }
         for status in statuses { body += "<th scope=\"col\">\(ReportFormat.word(status))</th>" }
-        body += "<th scope=\"col\">Success rate</th><th scope=\"col\">p50</th><th scope=\"col\">p90</th><th scope=\"col\">p99</th></tr></thead><tbody>\n"
+        body += "<th scope=\"col\" aria-sort=\"descending\">Failure rate</th><th scope=\"col\">Success rate</th><th scope=\"col\">p50</th><th scope=\"col\">p90</th><th scope=\"col\">p99</th></tr></thead><tbody>\n"
         for tally in sources {
             let source = tally.source
-            body += "<tr><td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(source, limit: ReportFormat.sourceLimit)))</code></td><td>\(ReportFormat.count(tally.counts.total))</td>"
+            let isWorst = worst > 0 && sources.count > 1 && tally.failureRate == worst
+            body += isWorst ? "<tr class=\"worst\">" : "<tr>"
+            body += "<td class=\"source\">\(isWorst ? "<strong class=\"flag\">⚠ worst</strong> " : "")<code>\(HTMLText.escaped(ReportFormat.shortened(source, limit: ReportFormat.sourceLimit)))</code></td><td>\(ReportFormat.count(tally.counts.total))</td>"
             for status in statuses { body += "<td>\(ReportFormat.count(tally.counts[status]))</td>" }
             let statistics = HistoryStatistics(total: 0, counts: tally.counts.dictionary, latency: nil)
-            body += "<td>\(statistics.successRate.map(ReportFormat.percent) ?? "–")</td>"
+            body += "<td>\(tally.failureRate.map(ReportFormat.percent) ?? "–")</td><td>\(statistics.successRate.map(ReportFormat.percent) ?? "–")</td>"
             if let latency = HistoryStatistics.Latency(ascending: tally.durations.sorted()) {
                 body += [latency.p50, latency.p90, latency.p99].map { "<td>\(ReportFormat.duration($0))</td>" }.joined()
             } else {
                 body += "<td>–</td><td>–</td><td>–</td>"
             }
             body += "</tr>\n"
-        }
-        body += "</tbody></table></section>\n"
-    }
-
-    /// - Parameter scope: the report's filters as typed, which the command that lists them all needs too.
-    mutating func failures(_ failures: [Fetch], total: Int, scope: String) {
-        body += "<section id=\"failures\"><h2>Failures and timeouts</h2>\n"
-        guard total > 0 else {
-            body += "<p>None: no fetch failed or timed out.</p></section>\n"
-            return
-        }
-        if total > failures.count {
-            let filters = scope.isEmpty ? "" : " with this report's other filters (<code>\(HTMLText.escaped(scope))</code>)"
-            body += "<p class=\"note\">The first \(failures.count) of \(ReportFormat.count(total)); <code>fetch-history list --outcome failed,timed-out</code>\(filters) lists them all.</p>\n"
-        }
-        body += "<table><thead><tr><th scope=\"col\">Started (UTC)</th><th scope=\"col\">Fetch</th><th scope=\"col\">Outcome</th><th scope=\"col\">Source</th><th scope=\"col\">Error</th><th scope=\"col\">HTTP</th><th scope=\"col\">Host</th></tr></thead><tbody>\n"
-        for fetch in failures {
-            let error = fetch.errorMessage ?? fetch.script?.timeoutMilliseconds.map { "timed out after \(ReportFormat.duration($0))" } ?? "timed out"
-            body += "<tr><td class=\"when\">\(ReportFormat.time(fetch.startedAt))</td><td class=\"id\"><code>\(fetch.id.shortText)</code></td><td>\(Self.badge(fetch.status))</td>"
-            body += "<td class=\"source\"><code>\(HTMLText.escaped(ReportFormat.shortened(fetch.source, limit: ReportFormat.sourceLimit)))</code></td><td class=\"text\">\(HTMLText.escaped(ReportFormat.shortened(error)))</td>"
-            body += "<td>\(fetch.response.map { String($0.status) } ?? "")</td><td>\(HTMLText.escaped(fetch.host))</td></tr>\n"
         }
         body += "</tbody></table></section>\n"
     }
@@ -238,5 +231,8 @@ struct HTMLPage {
         .details { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 6px 10px; white-space: pre-wrap; font: 12px ui-monospace, monospace; min-height: 3.2em; margin: 8px 0; overflow-wrap: anywhere; }
         .skip { position: absolute; left: -10000px; } .skip:focus { position: static; display: inline-block; margin: 4px 0; }
         .legend .badge { margin-right: 12px; white-space: nowrap; } tr:target { background: var(--panel); outline: 2px solid var(--fg); }
+        h3 { font-size: 15px; margin: 18px 0 4px; } h3:target { outline: 2px solid var(--fg); } td.examples { white-space: normal; min-width: 150px; }
+        table.problems td.text { min-width: 13em; } table.problems td.source { min-width: 14em; } .spark path { fill: var(--fg); } .spark-base { stroke: var(--line); stroke-width: 1; }
+        tr.worst td { background: var(--panel); } tr.worst td:first-child { border-left: 4px solid var(--fg); } .flag { white-space: nowrap; }
         """
 }

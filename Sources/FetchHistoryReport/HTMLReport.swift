@@ -1,18 +1,22 @@
 import FetchHistoryModel
 import FoundationEssentials
 
-/// The history as one self-contained HTML page: a summary, a timeline of
-/// every session's fetches, a latency histogram, a table per source and the
-/// failures with their errors. Everything is inline (style, pictures drawn
-/// here as SVG, one small script for interaction), so the page opens from a
-/// file with no request, and reads the same with scripts off but for the
-/// details panel.
+/// The history as one self-contained HTML page: a summary, the problems
+/// (every fetch that did not succeed, grouped by what went wrong), a
+/// timeline, a latency histogram, the slowest fetches, a table per source
+/// (the worst first) and the failures grouped by problem. Everything is
+/// inline (style, pictures drawn here as SVG, one small script for
+/// interaction), so the page opens from a file with no request, and reads
+/// the same with scripts off but for the details panel.
 ///
-/// Fetches are added oldest first, as the history streams them. Up to
-/// `detailLimit` fetches the page draws each one and lists it in a table; past
-/// that, each lane is a strip of time slices coloured by the outcome most of
-/// their fetches had, and the page says so: a million bars would neither fit
-/// a screen nor open quickly.
+/// Fetches are added oldest first, as the history streams them, and each is
+/// counted once as it passes: what the page keeps of them is bounded (the
+/// problems' tallies, the slowest few, the latest failures of each problem)
+/// but for a count per lane and time column. Up to `detailLimit` fetches
+/// the page draws each one and lists it in a table; past that, each lane is
+/// a strip of time slices coloured by the outcome most of their fetches
+/// had, and the page says so: a million bars would neither fit a screen nor
+/// open quickly.
 ///
 /// ```swift
 /// var report = HTMLReport(statistics: stats, newestStart: newest?.startedAt, generatedAt: .now, scope: "--since 1d")
@@ -22,34 +26,45 @@ import FoundationEssentials
 package struct HTMLReport {
     /// Past this many fetches, lanes are drawn as strips of slices and the fetch table is left out.
     package static let detailLimit = 2_000
-    /// Past this many sessions, a lane is a host's; past this many hosts, the rest share one lane.
+    /// Past this many lanes, the rest share one (sessions: a lane per host instead).
     static let laneLimit = 60
     /// Columns an aggregated lane is counted in; drawn, neighbours merge into slices of a few
     /// pixels (`Timeline.slices`), and quiet stretches fold as between bars.
     static let columns = 4_096
-    /// Failures and timeouts listed; the rest are counted.
-    static let failureLimit = 500
+
+    /// What a lane of the timeline holds (`report --lanes`).
+    package enum Lanes: String, CaseIterable, Sendable {
+        /// A lane per session, grouped under its host; past `laneLimit` sessions, a lane per host.
+        case session
+        /// A lane per host, its sessions merged.
+        case host
+        /// A lane per source, so a failing source has its own.
+        case source
+    }
 
     let statistics: HistoryStatistics
     let generatedAt: Timestamp
     /// The filters the page is about, as typed (`--outcome failed --since 1d`), or empty for the whole history.
     let scope: String
     let detailed: Bool
+    let lanesBy: Lanes
     /// The time the timeline starts and ends; known from the first fetch and the newest one's start.
     private var span: (start: Timestamp, end: Timestamp)?
     private let newestStart: Timestamp?
 
-    /// Lanes and sources in the order they first came, found by key; the
-    /// one used last is tried first (a session's fetches mostly come in a row).
+    /// Lanes, sources and hosts in the order they first came, found by key;
+    /// the one used last is tried first (a session's fetches mostly come in a row).
     private var lanes: [Lane] = []
-    private var laneIndex: [UUID: Int] = [:]
+    private var laneIndex: [LaneKey: Int] = [:]
     private var lastLane = 0
     private var sources: [SourceTally] = []
     private var sourceIndex: [String: Int] = [:]
     private var lastSource = 0
-    private var hosts: Set<String> = []
-    private var lastHost: String?
-    private var failures: [Fetch] = []
+    private var hosts: [String] = []
+    private var hostIndex: [String: Int] = [:]
+    private var lastHost = 0
+    private var problems = ProblemTallies()
+    private var slowest = SlowestFetches()
     private var failureCount = 0
     private var fetches: [Fetch] = []
     private var lastEnd: Timestamp?
@@ -57,11 +72,13 @@ package struct HTMLReport {
     /// - Parameters:
     ///   - statistics: what `stats` says of the same fetches: counts, success rate, percentiles, histogram.
     ///   - newestStart: when the newest of the fetches started, for an aggregated timeline's scale.
-    package init(statistics: HistoryStatistics, newestStart: Timestamp?, generatedAt: Timestamp, scope: String) {
+    ///   - lanes: what a lane of the timeline holds.
+    package init(statistics: HistoryStatistics, newestStart: Timestamp?, generatedAt: Timestamp, scope: String, lanes: Lanes = .session) {
         self.statistics = statistics
         self.newestStart = newestStart
         self.generatedAt = generatedAt
         self.scope = scope
+        lanesBy = lanes
         detailed = statistics.total <= Self.detailLimit
     }
 
@@ -69,15 +86,38 @@ package struct HTMLReport {
         let source: String
         var counts = StatusCounts()
         var durations: [Int64] = []
+
+        /// Failed and timed out of the fetches the source decided (`HistoryStatistics.decidedBySource`).
+        var failureRate: Double? {
+            let decided = counts[.succeeded] + counts[.failed] + counts[.timedOut]
+            return decided == 0 ? nil : Double(counts[.failed] + counts[.timedOut]) / Double(decided)
+        }
     }
 
-    /// A session's fetches: each one, or counts per time column and status.
+    /// A session's lane, or a host's or a source's.
+    enum LaneKey: Hashable {
+        case session(UUID)
+        case name(String)
+
+        var name: String {
+            switch self {
+            case .session(let id): id.shortText
+            case .name(let name): name
+            }
+        }
+    }
+
+    /// A lane's fetches: each one, or counts per time column.
     struct Lane {
-        let session: UUID
+        let key: LaneKey
+        /// The host of its first fetch: what a session's lane is grouped under.
         let host: String
         var count = 0
+        /// The sessions a host's or source's lane holds (a session's holds one).
+        var sessions: Set<UUID> = []
+        var lastSession: UUID?
         var bars: [Fetch] = []
-        var columns: [Int: StatusCounts] = [:]
+        var columns: [Int: ColumnTally] = [:]
     }
 
     package mutating func add(_ fetch: Fetch) {
@@ -88,38 +128,42 @@ package struct HTMLReport {
         let end = fetch.endedAt ?? fetch.startedAt
         if lastEnd.map({ end > $0 }) ?? true { lastEnd = end }
 
+        let status = fetch.status
+        let source = index(ofSource: fetch.source)
+        let host = index(ofHost: fetch.host)
+        let problem = problems.add(fetch, source: source, host: host, step: step(of: fetch.startedAt))
+
         let lane = index(ofLane: fetch)
         lanes[lane].count += 1
+        if lanesBy != .session, lanes[lane].lastSession != fetch.sessionID {
+            lanes[lane].sessions.insert(fetch.sessionID)
+            lanes[lane].lastSession = fetch.sessionID
+        }
         if detailed {
             lanes[lane].bars.append(fetch)
             fetches.append(fetch)
         } else {
-            lanes[lane].columns[column(of: fetch.startedAt), default: StatusCounts()][fetch.status] += 1
+            lanes[lane].columns[column(of: fetch.startedAt), default: ColumnTally()].add(status, problem: problem, source: source)
         }
 
-        let source = index(ofSource: fetch.source)
-        sources[source].counts[fetch.status] += 1
+        sources[source].counts[status] += 1
         if case .succeeded = fetch.outcome, let milliseconds = fetch.durationMilliseconds {
             sources[source].durations.append(milliseconds)
         }
-        if fetch.host != lastHost {
-            hosts.insert(fetch.host)
-            lastHost = fetch.host
-        }
-
-        switch fetch.status {
-        case .failed, .timedOut:
-            failureCount += 1
-            if failures.count < Self.failureLimit { failures.append(fetch) }
-        default: break
-        }
+        slowest.add(fetch)
+        if status == .failed || status == .timedOut { failureCount += 1 }
     }
 
     private mutating func index(ofLane fetch: Fetch) -> Int {
-        if lastLane < lanes.count, lanes[lastLane].session == fetch.sessionID { return lastLane }
-        let index = laneIndex[fetch.sessionID] ?? {
-            lanes.append(Lane(session: fetch.sessionID, host: fetch.host))
-            laneIndex[fetch.sessionID] = lanes.count - 1
+        let key: LaneKey = switch lanesBy {
+        case .session: .session(fetch.sessionID)
+        case .host: .name(fetch.host)
+        case .source: .name(fetch.source)
+        }
+        if lastLane < lanes.count, lanes[lastLane].key == key { return lastLane }
+        let index = laneIndex[key] ?? {
+            lanes.append(Lane(key: key, host: fetch.host))
+            laneIndex[key] = lanes.count - 1
             return lanes.count - 1
         }()
         lastLane = index
@@ -137,6 +181,17 @@ package struct HTMLReport {
         return index
     }
 
+    private mutating func index(ofHost host: String) -> Int {
+        if lastHost < hosts.count, hosts[lastHost] == host { return lastHost }
+        let index = hostIndex[host] ?? {
+            hosts.append(host)
+            hostIndex[host] = hosts.count - 1
+            return hosts.count - 1
+        }()
+        lastHost = index
+        return index
+    }
+
     /// The aggregated timeline's column of a time.
     private func column(of time: Timestamp) -> Int {
         guard let span else { return 0 }
@@ -149,51 +204,80 @@ package struct HTMLReport {
         max(1, (end.millisecondsSince1970 - start.millisecondsSince1970) / Int64(columns) + 1)
     }
 
+    /// The sparklines' step of a time: the span cut into `ProblemTallies.steps` equal parts.
+    private func step(of time: Timestamp) -> Int {
+        guard let span else { return 0 }
+        return Self.step(of: time.millisecondsSince1970, from: span.start.millisecondsSince1970, to: span.end.millisecondsSince1970)
+    }
+
+    /// Which of `ProblemTallies.steps` equal parts of `from`…`to` (ms) `time` falls in; in floating
+    /// point, as an imported history's times can be far enough apart to overflow a product.
+    static func step(of time: Int64, from: Int64, to: Int64) -> Int {
+        let length = Double(to) - Double(from) + 1
+        let step = Int((Double(time) - Double(from)) / length * Double(ProblemTallies.steps))
+        return min(ProblemTallies.steps - 1, max(0, step))
+    }
+
     // MARK: The page
 
     package func html(nonce: String) -> String {
         var page = HTMLPage(nonce: nonce)
         page.heading(statistics.total, scope: scope, generatedAt: generatedAt)
-        guard statistics.total > 0, span != nil else {
+        guard statistics.total > 0, let span else {
             page.paragraph(scope.isEmpty ? "No fetches recorded yet." : "No fetches match the filters (\(HTMLText.escaped(scope))).", id: "empty")
             return page.finish()
         }
-        page.summary(statistics, first: span!.start, last: lastEnd ?? span!.end, hosts: hosts, sources: sources.map(\.source))
-        page.timeline(timeline())
+        page.summary(statistics, first: span.start, last: lastEnd ?? span.end, hosts: hosts, sources: sources.map(\.source))
+        let ranked = problems.ranked
+        let failures = FailureGroups(problems: problems, ranked: ranked)
+        let references = FetchReferences(listed: failures.listed, detailed: detailed)
+        page.problems(
+            ProblemsSection(
+                tallies: problems.tallies, ranked: ranked, listedGroups: failures.groupNumbers,
+                sources: sources.map(\.source), hosts: hosts, start: span.start, end: span.end
+            ),
+            references: references
+        )
+        page.timeline(timeline(start: span.start, end: span.end))
         page.latency(statistics)
-        page.sources(sources)
-        page.failures(failures, total: failureCount, scope: scope)
+        page.slowest(slowest.fetches, references: references)
+        page.sources(Self.ranked(sources))
+        page.failures(failures, tallies: problems.tallies, total: failureCount, scope: scope)
         if detailed { page.fetchTable(fetches) }
         return page.finish()
     }
 
-    private func timeline() -> Timeline {
-        let start = span!.start
+    /// Sources by failure rate, worst first (those the source decided nothing of last), then by
+    /// fetches, most first, then by name.
+    static func ranked(_ sources: [SourceTally]) -> [SourceTally] {
+        sources.sorted { a, b in
+            switch (a.failureRate, b.failureRate) {
+            case let (x?, y?) where x != y: return x > y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: break
+            }
+            if a.counts.total != b.counts.total { return a.counts.total > b.counts.total }
+            return a.source < b.source
+        }
+    }
+
+    private func timeline(start: Timestamp, end: Timestamp) -> Timeline {
         var drawn: [Timeline.Lane]
         var note: String?
-        if lanes.count <= Self.laneLimit {
+        switch lanesBy {
+        case .session where lanes.count <= Self.laneLimit:
             drawn = lanes.map { lane in
-                Timeline.Lane(session: lane.session.shortText, group: lane.host, count: lane.count, bars: lane.bars, columns: lane.columns)
+                Timeline.Lane(kind: .session, name: lane.key.name, group: lane.host, count: lane.count, bars: lane.bars, columns: lane.columns)
             }
-        } else {
+        case .session:
             // Too many sessions for a lane each: a lane per host, sessions merged.
-            var byHost: [String: Timeline.Lane] = [:]
-            var hostOrder: [String] = []
-            for lane in lanes {
-                let host = hostOrder.count >= Self.laneLimit - 1 && byHost[lane.host] == nil ? "other hosts" : lane.host
-                if byHost[host] == nil {
-                    hostOrder.append(host)
-                    byHost[host] = Timeline.Lane(session: nil, group: host, count: 0, bars: [], columns: [:], sessions: 0)
-                }
-                byHost[host]!.count += lane.count
-                byHost[host]!.sessions += 1
-                byHost[host]!.bars += lane.bars
-                for (column, counts) in lane.columns {
-                    byHost[host]!.columns[column, default: StatusCounts()].add(counts)
-                }
-            }
-            drawn = hostOrder.map { byHost[$0]! }
+            drawn = Self.merged(lanes, by: \.host, kind: .host, others: "other hosts")
             note = "\(ReportFormat.count(lanes.count)) sessions are more lanes than a screen can show: each lane is a host, its sessions merged."
+        case .host:
+            drawn = Self.merged(lanes, by: \.key.name, kind: .host, others: "other hosts")
+        case .source:
+            drawn = Self.merged(lanes, by: \.key.name, kind: .source, others: "other sources")
         }
         if !detailed {
             let aggregated = "\(ReportFormat.count(statistics.total)) fetches are more bars than a screen can show: each lane is a strip of time slices, each coloured by the outcome most fetches started in it had, darker for more fetches."
@@ -201,7 +285,7 @@ package struct HTMLReport {
         }
         // The stretches of activity the scale folds between: each fetch, drawn as a bar, or each
         // column a fetch of any lane was counted in, drawn in slices.
-        let width = Self.columnMilliseconds(start: start, end: span!.end)
+        let width = Self.columnMilliseconds(start: start, end: end)
         let intervals: [(from: Int64, to: Int64)] = detailed
             ? fetches.map { ($0.startedAt.millisecondsSince1970, ($0.endedAt ?? $0.startedAt).millisecondsSince1970) }
             : Set(lanes.flatMap(\.columns.keys)).sorted().map {
@@ -209,8 +293,35 @@ package struct HTMLReport {
             }
         return Timeline(
             start: start, scale: TimeScale(intervals: intervals, left: Timeline.labelWidth, right: Timeline.right),
-            lanes: drawn, columnMilliseconds: width, aggregated: !detailed, note: note
+            lanes: drawn, columnMilliseconds: width, aggregated: !detailed, note: note,
+            problemKeys: problems.tallies.map(\.key), sourceNames: sources.map(\.source)
         )
+    }
+
+    /// Lanes merged by `name` (a session's host, or the lane's own name) in the order each name
+    /// first came; past `laneLimit` names, the rest share one lane called `others`.
+    private static func merged(_ lanes: [Lane], by name: (Lane) -> String, kind: Timeline.Lane.Kind, others: String) -> [Timeline.Lane] {
+        var merged: [String: (lane: Timeline.Lane, sessions: Set<UUID>)] = [:]
+        var order: [String] = []
+        for lane in lanes {
+            let own = name(lane)
+            let name = order.count >= laneLimit - 1 && merged[own] == nil ? others : own
+            if merged[name] == nil {
+                order.append(name)
+                merged[name] = (Timeline.Lane(kind: kind, name: name, group: nil, count: 0, bars: [], columns: [:], sessions: 0), [])
+            }
+            merged[name]!.lane.count += lane.count
+            merged[name]!.lane.bars += lane.bars
+            if case .session(let id) = lane.key { merged[name]!.sessions.insert(id) } else { merged[name]!.sessions.formUnion(lane.sessions) }
+            for (column, tally) in lane.columns {
+                merged[name]!.lane.columns[column, default: ColumnTally()].add(tally)
+            }
+        }
+        return order.map { name in
+            var lane = merged[name]!.lane
+            lane.sessions = merged[name]!.sessions.count
+            return lane
+        }
     }
 }
 

@@ -10,13 +10,20 @@ import FoundationEssentials
 /// when fetch was tapped. Slices carry the same fills and heights.
 struct Timeline {
     struct Lane {
-        /// The session's 8-character id; nil for a host's lane, its sessions merged.
-        var session: String?
-        /// The host the lane belongs to, for grouping lanes under their host.
-        var group: String
+        /// What a lane holds: a session's fetches, a host's or a source's.
+        enum Kind {
+            case session, host, source
+        }
+
+        var kind: Kind
+        /// A session's 8-character id, or the host or source the lane holds.
+        var name: String
+        /// The host a session's lane is grouped under; nil for a host's or a source's.
+        var group: String?
         var count: Int
         var bars: [Fetch]
-        var columns: [Int: StatusCounts]
+        var columns: [Int: ColumnTally]
+        /// How many sessions a host's or source's lane holds.
         var sessions = 1
     }
 
@@ -30,6 +37,9 @@ struct Timeline {
     let aggregated: Bool
     /// Why the timeline is drawn in aggregate, when it is.
     let note: String?
+    /// The problems' keys and the sources' names, by the indexes a column counts them under.
+    let problemKeys: [String]
+    let sourceNames: [String]
 
     static let width = 1160.0
     static let labelWidth = 220.0
@@ -48,7 +58,7 @@ struct Timeline {
 
     /// Lanes grouped under their host when there are several hosts, each group in the order its first lane came.
     private var rows: [Row] {
-        let groups = lanes.reduce(into: [String]()) { if !$0.contains($1.group) { $0.append($1.group) } }
+        let groups = lanes.reduce(into: [String]()) { if let group = $1.group, !$0.contains(group) { $0.append(group) } }
         guard groups.count > 1, lanes.count > groups.count else { return lanes.map { Row(header: nil, lane: $0) } }
         return groups.flatMap { group -> [Row] in
             [Row(header: group.isEmpty ? "host not known" : group, lane: nil)] + lanes.filter { $0.group == group }.map { Row(header: nil, lane: $0) }
@@ -66,10 +76,10 @@ struct Timeline {
         // Each lane's slices in the order the lanes are drawn (grouped by host, not as they came);
         // the fullest slice of any lane: every slice's shade is a share of it.
         let laneSlices = aggregated ? rows.compactMap(\.lane).map(slices) : []
-        let busiest = max(1, laneSlices.flatMap { $0.map(\.counts.total) }.max() ?? 1)
+        let busiest = max(1, laneSlices.flatMap { $0.map(\.tally.counts.total) }.max() ?? 1)
         let height = Self.axisHeight + Double(rows.count) * laneHeight + 8
         var out = "<svg class=\"timeline\" viewBox=\"0 0 \(Self.width) \(height)\" width=\"100%\" role=\"group\""
-        out += " aria-label=\"Timeline of \(ReportFormat.count(lanes.reduce(0) { $0 + $1.count })) fetches in \(ReportFormat.count(lanes.count)) lanes\">\n"
+        out += " aria-label=\"Timeline of \(ReportFormat.count(lanes.reduce(0) { $0 + $1.count })) fetches in \(ReportFormat.count(lanes.count)) lanes\(lanes.first.map { " (a lane per \(Self.word($0.kind)))" } ?? "")\">\n"
         out += Self.patterns
         out += axis(height: height)
         var y = Self.axisHeight
@@ -95,11 +105,25 @@ struct Timeline {
         return out + "</svg>\n"
     }
 
-    /// What a lane is called: a host's lane its host; a session's its short id, with its host
-    /// when no heading above names it (id first, so a long host name is what gets cut).
+    /// What a lane is called: a host's lane its host, a source's its source; a session's its
+    /// short id, with its host when no heading above names it (id first, so a long host name is
+    /// what gets cut).
     static func label(of lane: Lane, underHeading: Bool) -> String {
-        guard let session = lane.session else { return lane.group.isEmpty ? "(host not known)" : lane.group }
-        return underHeading || lane.group.isEmpty ? "session \(session)" : "\(session) · \(lane.group)"
+        switch lane.kind {
+        case .session:
+            let host = lane.group ?? ""
+            return underHeading || host.isEmpty ? "session \(lane.name)" : "\(lane.name) · \(host)"
+        case .host: return lane.name.isEmpty ? "(host not known)" : lane.name
+        case .source: return lane.name.isEmpty ? "(source not known)" : lane.name
+        }
+    }
+
+    private static func word(_ kind: Lane.Kind) -> String {
+        switch kind {
+        case .session: "session"
+        case .host: "host"
+        case .source: "source"
+        }
     }
 
     /// Round times across each stretch of activity (as many as its width holds; `TimeTicks`), and each folded stretch as a band saying how long it was.
@@ -180,7 +204,7 @@ struct Timeline {
     struct Slice {
         var from: Int
         var to: Int
-        var counts: StatusCounts
+        var tally: ColumnTally
     }
 
     private func time(ofColumn column: Int) -> Timestamp {
@@ -192,15 +216,14 @@ struct Timeline {
     private func slices(_ lane: Lane) -> [Slice] {
         var slices: [Slice] = []
         for column in lane.columns.keys.sorted() {
-            let counts = lane.columns[column]!
-            if var last = slices.last,
+            let tally = lane.columns[column]!
+            if let last = slices.last,
                x(time(ofColumn: column + 1)) - x(time(ofColumn: last.from)) <= Self.sliceWidth * 1.5,
                scale.segment(of: time(ofColumn: column)) == scale.segment(of: time(ofColumn: last.from)) {
-                last.to = column + 1
-                last.counts.add(counts)
-                slices[slices.count - 1] = last
+                slices[slices.count - 1].to = column + 1
+                slices[slices.count - 1].tally.add(tally)
             } else {
-                slices.append(Slice(from: column, to: column + 1, counts: counts))
+                slices.append(Slice(from: column, to: column + 1, tally: tally))
             }
         }
         return slices
@@ -209,7 +232,7 @@ struct Timeline {
     private func strip(_ slices: [Slice], y: Double, busiest: Int) -> String {
         var out = ""
         for slice in slices {
-            let counts = slice.counts
+            let counts = slice.tally.counts
             let total = counts.total
             let main = HistoryStatistics.statusOrder.max { counts[$0] < counts[$1] } ?? .succeeded
             let shade = 0.35 + 0.65 * Double(total) / Double(busiest)
@@ -219,7 +242,7 @@ struct Timeline {
                 counts[status] > 0 ? "\(ReportFormat.count(counts[status])) \(ReportFormat.word(status))" : nil
             }
             let details = "\(ReportFormat.time(time(ofColumn: slice.from))) to \(ReportFormat.time(time(ofColumn: slice.to))) UTC · "
-                + "\(ReportFormat.count(total)) \(total == 1 ? "fetch" : "fetches"): " + words.joined(separator: ", ")
+                + "\(ReportFormat.count(total)) \(total == 1 ? "fetch" : "fetches"): " + words.joined(separator: ", ") + tops(of: slice.tally)
             out += "<g data-fetch=\"\" tabindex=\"0\" data-details=\"\(HTMLText.escaped(details))\" aria-label=\"\(HTMLText.escaped(details))\"><title>\(HTMLText.escaped(details))</title>"
             // Half height where most fetches never ended, as their bars are.
             let inset = main == .interrupted || main == .running ? 3 + (laneHeight - 6) / 4 : 3
@@ -231,6 +254,25 @@ struct Timeline {
             out += "</g>"
         }
         return out
+    }
+
+    /// How many of a slice's problems and sources its details name.
+    static let sliceTops = 3
+
+    /// A slice's problems and sources, most first, a line each: `\nproblems: HTTP 503 (15), timed
+    /// out (6)`, `\nsource: random (50)`. Names are cut shorter than elsewhere: each slice carries
+    /// its details three times.
+    private func tops(of tally: ColumnTally) -> String {
+        func line(_ counts: IndexCounts, _ names: [String], one: String, many: String) -> String {
+            let (top, others) = counts.top(Self.sliceTops)
+            guard !top.isEmpty else { return "" }
+            let listed = top.map { entry in
+                let name = ReportFormat.shortened(names[entry.index], limit: 60).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
+                return "\(name) (\(ReportFormat.count(entry.count)))"
+            }
+            return "\n\(top.count + others == 1 ? one : many): " + listed.joined(separator: ", ") + (others > 0 ? " and \(others) more" : "")
+        }
+        return line(tally.problems, problemKeys, one: "problem", many: "problems") + line(tally.sources, sourceNames, one: "source", many: "sources")
     }
 
     /// Fills that carry meaning besides colour: failed bars are hatched.

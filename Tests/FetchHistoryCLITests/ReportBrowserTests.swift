@@ -44,7 +44,31 @@ struct ReportBrowserTests {
         var axisLabels: [AxisLabel]
         /// Per class of bar or slice (`slice o-failed`), how the first of them is drawn.
         var shapes: [String: Shape]
-        var firstTab: FirstTab?
+        /// The stop Tab reaches just before the timeline's first.
+        var beforeTimeline: FirstTab?
+        /// The ids of the page's sections in order, and where the problems start in the first screen.
+        var sections: [String]
+        var problemsTop: Double?
+        /// The rows of the problems, sources and slowest tables, as a reader sees them.
+        var problemRows: [String]
+        var sourceRows: [SourceRow]
+        var slowestRows: [String]
+        var laneLabels: [String]
+        /// Links within the page whose target is not on it.
+        var brokenLinks: [String]
+        /// The panel after pointing at a slice where fetches failed, and what that slice carries.
+        var failedSlice: Hover?
+
+        struct SourceRow: Decodable {
+            var text: String
+            /// The width of its first cell's left border (`4px` for the worst).
+            var border: String
+        }
+
+        struct Hover: Decodable {
+            var details: String
+            var expected: String
+        }
 
         struct Shape: Decodable {
             var fill: String
@@ -52,7 +76,7 @@ struct ReportBrowserTests {
             var height: Double
         }
 
-        /// Where the first press of Tab goes.
+        /// A stop Tab reaches.
         struct FirstTab: Decodable {
             var text: String
             var href: String?
@@ -157,8 +181,8 @@ struct ReportBrowserTests {
         #expect(shapes["slice o-timed-out"].map { $0.dash != "none" } == true, "\(shapes)")
         let full = try #require(shapes["slice o-succeeded"]?.height), short = try #require(shapes["slice o-interrupted"]?.height)
         #expect(short * 2 <= full, "\(shapes)")
-        // And the first press of Tab offers the way past the timeline's thousands of stops, and shows it
-        #expect(seen.firstTab?.href == "#latency" && seen.firstTab?.shown == true, "\(String(describing: seen.firstTab))")
+        // And the stop Tab reaches just before the timeline's thousands is the way past them, and shows
+        #expect(seen.beforeTimeline?.href == "#latency" && seen.beforeTimeline?.shown == true, "\(String(describing: seen.beforeTimeline))")
     }
 
     @Test func darkModeFollowsTheReadersSetting() async throws {
@@ -195,6 +219,8 @@ struct ReportBrowserTests {
         // Then the summary, a bar per fetch and each bar's link to its row are all there
         #expect(seen.bars == 12 && seen.links == 12 && seen.rows == 12, "\(seen.bars) \(seen.links) \(seen.rows)")
         #expect(seen.text.contains("Summary") && seen.text.contains("Failures and timeouts") && seen.text.contains("Every fetch"))
+        #expect(seen.text.contains("Problems") && seen.text.contains("Slowest fetches") && seen.problemRows.count == 7, "\(seen.problemRows)")
+        #expect(seen.sourceRows.first?.text.contains("worst") == true && seen.brokenLinks == [])
         // And the details panel, which only a script can fill, is not offered: hidden, no text shown
         #expect(seen.hoverDetails == "", "\(seen.hoverDetails ?? "nil")")
         #expect(!seen.text.contains("Point at or focus a fetch"))
@@ -226,5 +252,61 @@ struct ReportBrowserTests {
         try await sandbox.importRecords([.make("succeeded", id: Ids.fetch(1), at: Fixtures.day0)])
         let seen = try await Self.open(sandbox, "--outcome", "failed")
         #expect(seen.empty?.contains("No fetches match the filters") == true && seen.bars == 0 && seen.consoleErrors == [])
+    }
+
+    @Test func problemsComeFirstTheWorstSourceIsMarkedAndTheSlowestListed() async throws {
+        // Given the docs' history: HTTP 503 and timeouts three times each, several other failures
+        let sandbox = try Sandbox()
+        try await sandbox.succeed("import", ReadmeExampleTests.fixture.path)
+
+        // When opened
+        let seen = try await Self.open(sandbox)
+
+        // Then the problems come right after the summary, on the first screen
+        #expect(seen.sections.prefix(3) == ["summary", "problems", "timeline"], "\(seen.sections)")
+        let top = try #require(seen.problemsTop)
+        #expect(top > 0 && top < 900, "the problems start \(top) px down")
+        // And the most frequent problem leads, with its count, hosts and first and latest fetch
+        let first = try #require(seen.problemRows.first).trimmingCharacters(in: .whitespaces)
+        #expect(first.hasPrefix("HTTP 503") && first.contains("3 23.1%") && first.contains("probe-1 (2), vm (1)"), "\(first)")
+        #expect(first.contains("0e8a1ff0 first, 142217f2 latest"), "\(first)")
+        #expect(seen.problemRows.count == 9)
+        // And the sources go worst first; the worst says so in words and has a border, not a colour alone
+        let worst = try #require(seen.sourceRows.first)
+        #expect(worst.text.hasPrefix("⚠ worst") && worst.border == "4px", "\(worst)")
+        #expect(seen.sourceRows.last.map { !$0.text.contains("worst") && $0.border != "4px" } == true, "\(seen.sourceRows)")
+        // And twenty slowest fetches are listed, the timeout of a second first
+        #expect(seen.slowestRows.count == 20 && seen.slowestRows.first?.hasPrefix("1.00 s") == true, "\(seen.slowestRows.first ?? "")")
+        // And every link within the page leads to something on it; the text still passes WCAG AA
+        #expect(seen.brokenLinks == [], "\(seen.brokenLinks)")
+        #expect(seen.contrast.ratio >= 4.5, "\(seen.contrast)")
+        #expect(seen.consoleErrors == [] && seen.requests == [])
+        // And the way past the timeline's stops still comes just before them
+        #expect(seen.beforeTimeline?.href == "#latency" && seen.beforeTimeline?.shown == true, "\(String(describing: seen.beforeTimeline))")
+    }
+
+    @Test func aFailingSourceHasItsOwnLaneAndItsSlicesNameTheProblem() async throws {
+        // Given 2,500 fetches: an HTTP source answering 503 one time in four, beside one that always succeeds
+        let sandbox = try Sandbox()
+        try await sandbox.importRecords((0..<2_500).map { index in
+            let api = index % 2 == 0
+            let failed = api && index % 8 == 0
+            return .make(
+                failed ? "failed" : "succeeded", id: Ids.fetch(90_000 + index), source: api ? "https://api.example/n" : "random",
+                at: Fixtures.day0 + Int64(index) * 1_000, error: "HTTP 503", status: api ? (failed ? 503 : 200) : nil, bytes: api ? 4 : nil
+            )
+        })
+
+        // When opened with a lane per source
+        let seen = try await Self.open(sandbox, "--lanes", "source")
+
+        // Then each source is a lane
+        #expect(seen.laneLabels == ["https://api.example/n", "random"], "\(seen.laneLabels)")
+        // And pointing at a slice where fetches failed names, after its outcomes, its problem and source
+        let slice = try #require(seen.failedSlice)
+        #expect(slice.details == slice.expected, "\(slice)")
+        #expect(slice.details.contains(" failed\nproblem: HTTP 503 (") && slice.details.contains("\nsource: https://api.example/n ("), "\(slice.details)")
+        #expect(seen.consoleErrors == [] && seen.requests == [] && seen.brokenLinks == [])
+        #expect(seen.contrast.ratio >= 4.5, "\(seen.contrast)")
     }
 }

@@ -38,9 +38,10 @@ struct ReportTests {
         let rate = try #require(json["successRate"] as? Double)
         #expect(page.contains(String(format: "%.1f%%", rate * 100)), "success rate \(rate)")
         // And the timeline has a bar per fetch, each linking to its row in the fetch table
+        let timeline = try #require(page.components(separatedBy: "<svg class=\"timeline\"").last?.components(separatedBy: "</svg>").first)
         for index in 1...12 {
             let id = Ids.fetch(index)
-            #expect(page.components(separatedBy: "href=\"#f-\(id)\"").count == 2, "the bar of \(id)")
+            #expect(timeline.components(separatedBy: "href=\"#f-\(id)\"").count == 2, "the bar of \(id)")
             #expect(page.contains("<tr id=\"f-\(id)\">"), "the row of \(id)")
         }
         #expect(page.components(separatedBy: "<a class=\"fetch\"").count - 1 == 12)
@@ -48,9 +49,9 @@ struct ReportTests {
         #expect(page.components(separatedBy: "<g class=\"lane\">").count - 1 == 3)
         let sources = try #require(page.range(of: "<section id=\"sources\">")).upperBound
         let sourceTable = String(page[sources...]).components(separatedBy: "</section>")[0]
-        #expect(sourceTable.components(separatedBy: "<tr><td class=\"source\">").count - 1 == 3, "\(sourceTable)")
+        #expect(sourceTable.components(separatedBy: "<td class=\"source\">").count - 1 == 3, "\(sourceTable)")
         let failures = try #require(page.components(separatedBy: "<section id=\"failures\">").last?.components(separatedBy: "</section>").first)
-        #expect(failures.components(separatedBy: "<tr><td class=\"when\">").count - 1 == 5, "3 failed, 1 timed out, and the two added: \(failures.prefix(2000))")
+        #expect(failures.components(separatedBy: "<tr id=\"failure-").count - 1 == 5, "3 failed, 1 timed out, and the two added: \(failures.prefix(2000))")
         #expect(failures.contains("HTTP 503: &quot;busy&quot;/retry"))
         // And the cancel, the interrupted end and the tap are marked
         #expect(page.contains("class=\"mark cancel\"") && page.contains("class=\"mark jagged\""))
@@ -233,21 +234,29 @@ struct ReportTests {
         #expect(!page.contains("<a class=\"fetch\""))
     }
 
-    @Test func theFirstFiveHundredFailuresAreListedAndTheRestCounted() async throws {
-        // Given 600 failed fetches
+    @Test func failuresAreListedByProblemTheLatestOfEachNewestFirst() async throws {
+        // Given 600 failures whose errors differ only by a number, then three timeouts
         let sandbox = try Sandbox()
         try await sandbox.importRecords((0..<600).map { index in
             .make("failed", id: Ids.fetch(20_000 + index), at: Fixtures.day0 + Int64(index) * 1_000, error: "failure \(index)")
+        } + (0..<3).map { index in
+            .make("timed-out", id: Ids.fetch(21_000 + index), at: Fixtures.day0 + 700_000 + Int64(index) * 1_000)
         })
 
         // When reported
         let page = try await Self.page(sandbox)
 
-        // Then the failures' table holds the first 500, oldest first, and says how many there were
+        // Then the failures are two problems, the bigger first: the 600 as one, "failure <n>", then the timeouts
         let failures = try #require(page.components(separatedBy: "<section id=\"failures\">").last?.components(separatedBy: "</section>").first)
-        #expect(failures.components(separatedBy: "<tr><td class=\"when\">").count - 1 == 500)
-        #expect(failures.contains("The first 500 of 600;") && failures.contains("failure 499<") && !failures.contains("failure 500<"))
-        #expect(failures.contains("<code>fetch-history list --outcome failed,timed-out</code> lists them all."))
+        let groups = failures.components(separatedBy: "<h3 id=\"problem-").dropFirst()
+        #expect(groups.count == 2)
+        #expect(groups.first?.contains("<code>failure &lt;n&gt;</code> <span class=\"muted\">· 600 fetches, the latest 10</span></h3>") == true, "\(groups.first?.prefix(500) ?? "")")
+        #expect(groups.last?.contains("<code>timed out</code> <span class=\"muted\">· 3 fetches</span></h3>") == true)
+        // And each lists its latest, newest first: the last ten of the 600, each with its own error
+        let rows = try #require(groups.first).components(separatedBy: "<tr id=\"failure-").dropFirst()
+        #expect(rows.map { String($0.prefix(36)) } == (590..<600).reversed().map { Ids.fetch(20_000 + $0) })
+        #expect(rows.first?.contains(">failure 599<") == true && !failures.contains(">failure 589<"))
+        #expect(failures.contains("603 fetches by problem, most first, the latest 10 of each; <code>fetch-history list --outcome failed,timed-out</code> lists them all."))
         // And a report of part of the history says the command needs the same filters
         let since = try await Self.page(sandbox, "--grep", "failure")
         #expect(since.contains("<code>fetch-history list --outcome failed,timed-out</code> with this report's other filters (<code>--grep failure</code>) lists them all."))

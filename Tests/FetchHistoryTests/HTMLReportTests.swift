@@ -59,7 +59,8 @@ struct HTMLReportTests {
 
     @Test func aLaneIsCalledByItsSessionFirstAndItsHostWhereNoHeadingNamesIt() {
         func lane(session: String?, host: String) -> Timeline.Lane {
-            Timeline.Lane(session: session, group: host, count: 1, bars: [], columns: [:])
+            session.map { Timeline.Lane(kind: .session, name: $0, group: host, count: 1, bars: [], columns: [:]) }
+                ?? Timeline.Lane(kind: .host, name: host, group: nil, count: 1, bars: [], columns: [:])
         }
         #expect(Timeline.label(of: lane(session: "0e8a1e00", host: "ci-7"), underHeading: false) == "0e8a1e00 · ci-7")
         #expect(Timeline.label(of: lane(session: "0e8a1e00", host: "ci-7"), underHeading: true) == "session 0e8a1e00")

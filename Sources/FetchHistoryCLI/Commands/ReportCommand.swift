@@ -8,13 +8,18 @@ struct ReportCommand: HistoryCommand {
         abstract: "Write an HTML report to open in a browser, or JUnit XML for CI.",
         discussion: """
             The HTML report is one self-contained file: a summary (fetches by outcome, success \
-            rate, p50/p90/p99, the time span, hosts and sources), a timeline with a lane per \
-            session grouped by host and a bar per fetch (its outcome in colour, shape and words; \
-            the tap, a cancel, a timeout's deadline and an interrupted end marked; its details on \
-            hover or focus), a latency histogram, a table per source and the failures with their \
-            errors. It makes no request when opened, works from a file, draws its pictures itself \
-            (SVG), and follows the reader's light or dark setting. Past 2,000 fetches the timeline \
-            is drawn in time slices and the fetch table left out; the page says so.
+            rate, p50/p90/p99, the time span, hosts and sources); the problems (every fetch that \
+            did not succeed, grouped by what went wrong, most first, each with its count, sources, \
+            hosts, first and last seen, a sparkline of when, and example fetches); a timeline with \
+            a lane per session grouped by host (--lanes host or source: a lane per host or per \
+            source) and a bar per fetch (its outcome in colour, shape and words; the tap, a \
+            cancel, a timeout's deadline and an interrupted end marked; its details on hover or \
+            focus); a latency histogram; the 20 slowest fetches; a table per source, the worst \
+            failure rate first and marked; and the failures grouped by problem. It makes no \
+            request when opened, works from a file, draws its pictures itself (SVG), and follows \
+            the reader's light or dark setting. Past 2,000 fetches the timeline is drawn in time \
+            slices, each naming its outcomes, top problems and sources, and the fetch table is \
+            left out; the page says so.
 
             --format junit writes what `export --format junit` writes: a test suite per session \
             (--by source: per source), a test case per fetch.
@@ -25,6 +30,7 @@ struct ReportCommand: HistoryCommand {
             Examples:
               fetch-history report
               fetch-history report --since 1d --output last-day.html
+              fetch-history report --lanes source
               fetch-history report --outcome failed,timed-out --host 'ci-*'
               fetch-history report --format junit --by source --output fetches.xml
             """
@@ -38,6 +44,12 @@ struct ReportCommand: HistoryCommand {
 
     @OptionGroup var junit: JUnitOption
 
+    @Option(help: ArgumentHelp(
+        "What a lane of the HTML timeline holds: a session (grouped by host; past 60, a host), a host or a source.",
+        valueName: "session|host|source"
+    ))
+    var lanes: HTMLReport.Lanes?
+
     @Option(
         name: [.customShort("o", allowingJoined: true), .long],
         help: ArgumentHelp("The file to write (- is standard output); report.html, or report.xml for junit.", valueName: "file"),
@@ -48,6 +60,9 @@ struct ReportCommand: HistoryCommand {
     func validate() throws {
         try filters.validateFilters()
         try junit.validate(format: format.rawValue)
+        if lanes != nil, format != .html {
+            throw ValidationError("--lanes applies to --format html only, not \(format.rawValue)")
+        }
     }
 
     @MainActor func run() async throws {
@@ -68,7 +83,7 @@ struct ReportCommand: HistoryCommand {
         let statistics = try await history.statistics(matching: filter)
         let newest = try await history.fetches(matching: filter, limit: 1).first
         nonisolated(unsafe) var report = HTMLReport(
-            statistics: statistics, newestStart: newest?.startedAt, generatedAt: .now, scope: Self.scope()
+            statistics: statistics, newestStart: newest?.startedAt, generatedAt: .now, scope: Self.scope(), lanes: lanes ?? .session
         )
         try await history.forEachFetch(matching: filter) { report.add($0) }
         try output.write(report.html(nonce: Self.nonce()))
@@ -80,7 +95,7 @@ struct ReportCommand: HistoryCommand {
     private static func scope() -> String {
         var words = CommandLine.arguments.dropFirst()[...]
         var kept: [String] = []
-        let notFilters: Set<String> = ["-d", "--database", "-o", "--output", "--format", "--by", "--color"]
+        let notFilters: Set<String> = ["-d", "--database", "-o", "--output", "--format", "--by", "--lanes", "--color"]
         while let word = words.popFirst() {
             if word == "report" && kept.isEmpty { continue }
             if notFilters.contains(word) { _ = words.popFirst(); continue }
@@ -100,6 +115,8 @@ struct ReportCommand: HistoryCommand {
         }.joined()
     }
 }
+
+extension HTMLReport.Lanes: ExpressibleByArgument {}
 
 /// What `report` writes.
 enum ReportFormatOption: String, ExpressibleByArgument, CaseIterable {

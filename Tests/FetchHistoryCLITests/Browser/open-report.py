@@ -163,17 +163,52 @@ def main():
                 " out[k] = {fill: s.fill, dash: s.strokeDasharray, height: r.getBBox().height}; }); return out;"),
             "loadMilliseconds": driver.execute_script(
                 "var t = performance.getEntriesByType('navigation')[0]; return t ? t.loadEventEnd : null;"),
+            # The page's sections in order, and how far down the first screen the problems start.
+            "sections": driver.execute_script("return Array.from(document.querySelectorAll('body > section')).map(function (s) { return s.id; });"),
+            "problemsTop": driver.execute_script("var p = document.getElementById('problems'); return p ? p.getBoundingClientRect().top : null;"),
+            # The rows of the problems, sources and slowest tables as a reader sees them.
+            "problemRows": driver.execute_script(
+                "return Array.from(document.querySelectorAll('#problems tbody tr')).map(function (r) { return r.innerText; });"),
+            "sourceRows": driver.execute_script(
+                "return Array.from(document.querySelectorAll('#sources tbody tr')).map(function (r) {"
+                " return {text: r.innerText, border: getComputedStyle(r.cells[0]).borderLeftWidth}; });"),
+            "slowestRows": driver.execute_script(
+                "return Array.from(document.querySelectorAll('#slowest tbody tr')).map(function (r) { return r.innerText; });"),
+            # The lanes' labels as drawn (their tooltips left out).
+            "laneLabels": driver.execute_script(
+                "return Array.from(document.querySelectorAll('svg.timeline text.lane-label')).map(function (t) {"
+                " return Array.from(t.childNodes).filter(function (n) { return n.nodeType === 3; }).map(function (n) { return n.textContent; }).join(''); });"),
+            # Links within the page whose target is not on it.
+            "brokenLinks": driver.execute_script(
+                "return Array.from(document.querySelectorAll('a[href^=\"#\"]')).map(function (a) { return a.getAttribute('href').slice(1); })"
+                ".filter(function (id) { return !document.getElementById(id); });"),
         }
         # WCAG contrast of every piece of text against the background it is drawn on (the nearest
         # element with an opaque one): the lowest ratio, and where.
         result["contrast"] = driver.execute_script(CONTRAST)
-        # The first press of Tab: what it reaches, and whether it shows.
-        ActionChains(driver).send_keys(Keys.TAB).perform()
-        result["firstTab"] = driver.execute_script(
-            "var e = document.activeElement; if (!e || e === document.body) return null; var r = e.getBoundingClientRect();"
-            " return {text: e.textContent, href: e.getAttribute('href'), shown: r.width > 0 && r.left >= 0 && r.top >= 0};")
         targets = driver.find_elements(By.CSS_SELECTOR, "[data-fetch]")
         if targets:
+            # Tab from the top of the page until a stop of the timeline has focus: the stop just before
+            # it, and whether it shows when reached.
+            previous, before = None, None
+            for _ in range(400):
+                ActionChains(driver).send_keys(Keys.TAB).perform()
+                reached = driver.execute_script(
+                    "var e = document.activeElement; if (!e || e === document.body) return null; var r = e.getBoundingClientRect();"
+                    " return {text: e.textContent, href: e.getAttribute('href'), shown: r.width > 0 && r.left >= 0 && r.top >= 0,"
+                    " inTimeline: !!e.closest('svg.timeline')};")
+                if reached and reached["inTimeline"]:
+                    before = previous
+                    break
+                previous = reached
+            result["beforeTimeline"] = before
+            # Back to the top: the next Tab starts from the heading.
+            driver.execute_script("var h = document.querySelector('h1'); h.tabIndex = -1; h.focus(); h.removeAttribute('tabindex'); window.scrollTo(0, 0);")
+            # Hover on a slice where fetches failed or timed out: the panel names its problems.
+            failing = driver.find_elements(By.CSS_SELECTOR, "svg.timeline g[data-fetch]:has(path.some-failed)")
+            if failing:
+                ActionChains(driver).move_to_element(failing[0]).perform()
+                result["failedSlice"] = {"details": driver.find_element(By.ID, "details").text, "expected": failing[0].get_attribute("data-details")}
             # Hover: the pointer moves onto the first bar; the panel shows its details.
             ActionChains(driver).move_to_element(targets[0]).perform()
             result["hoverDetails"] = driver.find_element(By.ID, "details").text
@@ -183,7 +218,7 @@ def main():
             ActionChains(driver).move_to_element(driver.find_element(By.TAG_NAME, "h1")).perform()
             driver.execute_script("document.getElementById('details').textContent = '';")
             focused, reached = None, 0
-            for _ in range(60):
+            for _ in range(400):
                 ActionChains(driver).send_keys(Keys.TAB).perform()
                 focused = driver.execute_script(
                     "var e = document.activeElement; var t = e && e.closest ? e.closest('[data-fetch]') : null;"
