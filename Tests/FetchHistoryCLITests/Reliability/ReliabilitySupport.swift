@@ -218,7 +218,7 @@ enum ExternalCommand {
                     process.standardInput = nullInput
                     exited.enter()
                     process.terminationHandler = { _ in exited.leave() }
-                    try ChildLaunch.lock.withLock { _ in try process.run() }
+                    try ChildLaunch.run(process)
                     try? outputPipe.write.close()
                     try? errorPipe.write.close()
                     try? nullInput.close()

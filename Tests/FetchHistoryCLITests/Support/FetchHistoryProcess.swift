@@ -146,9 +146,8 @@ final class FetchHistoryProcess: @unchecked Sendable {
             self.times.withLock { $0.exited = ContinuousClock.now }
             exited.leave()
         }
-        try ChildLaunch.lock.withLock { _ in
+        try ChildLaunch.run(process) {
             times.withLock { $0.launched = ContinuousClock.now }
-            try process.run()
         }
         // The child has its copies; the parent's would keep the pipes from ever ending.
         try? outputPipe.write.close()

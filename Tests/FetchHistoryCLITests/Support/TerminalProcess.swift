@@ -83,7 +83,7 @@ final class TerminalProcess: @unchecked Sendable {
         process.standardError = slaveHandle
         exited.enter()
         process.terminationHandler = { [exited] _ in exited.leave() }
-        try ChildLaunch.lock.withLock { _ in try process.run() }
+        try ChildLaunch.run(process)
         // Only the child holds the slave now: when it exits, reading the
         // master ends (EIO) after the last byte.
         try? slaveHandle.close()

@@ -54,7 +54,7 @@ final class PsqlSession: @unchecked Sendable {
         process.standardError = errorPipe.write
         exited.enter()
         process.terminationHandler = { [exited] _ in exited.leave() }
-        try ChildLaunch.lock.withLock { _ in try process.run() }
+        try ChildLaunch.run(process)
         try? inputPipe.read.close()
         try? outputPipe.write.close()
         try? errorPipe.write.close()
