@@ -132,9 +132,10 @@ struct RetentionCommandTests {
     }
 
     @Test func theSessionOfALiveRecorderStaysWhenItsFetchesGo() async throws {
-        // Given a live recorder between two fetches: its first has ended, its second is a minute away
+        // Given a live recorder between two fetches: its first has ended, its second a day away (a
+        // minute was not enough on a loaded machine: the second began before the list that follows)
         let sandbox = try Sandbox()
-        let live = try await sandbox.start("fetch", "--count", "2", "--interval", "1m", "--latency", "0")
+        let live = try await sandbox.start("fetch", "--count", "2", "--interval", "1d", "--latency", "0")
         let ended = try await sandbox.waitForFetch("succeeded", of: live)
 
         // When its ended fetch is pruned

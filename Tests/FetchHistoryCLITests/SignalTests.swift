@@ -82,7 +82,7 @@ struct SignalTests {
     @Test func aFetchWhoseProcessWasKilledReadsAsInterrupted() async throws {
         // Given a fetch recorded as running
         let sandbox = try Sandbox()
-        let child = try await sandbox.start("fetch", "--latency", "30s")
+        let child = try await sandbox.start("fetch", "--latency", "1d")
         let running = try await sandbox.waitForFetch(of: child)
 
         // When its process is killed outright, with no chance to record an end

@@ -17,7 +17,7 @@ extension ReliabilityTests {
             var byExit = 0, bySignal = 0, cancelled = 0, interrupted = 0
             for round in 0..<rounds {
                 // Given a slow fetch in flight
-                let child = try await sandbox.start("fetch", "--count", "3", "--latency", "30s")
+                let child = try await sandbox.start("fetch", "--count", "3", "--latency", "1d")
                 let running = try await sandbox.waitForFetch(of: child)
 
                 // When Ctrl-C arrives twice in quick succession
@@ -81,7 +81,7 @@ extension ReliabilityTests {
         @Test func theDatabaseAndItsWalAndShmAre0600WhileInUse() async throws {
             let sandbox = try Sandbox()
             let path = sandbox.path("private/history.sqlite")
-            let child = try await sandbox.start("fetch", "--latency", "30s", "--database", path)
+            let child = try await sandbox.start("fetch", "--latency", "1d", "--database", path)
             _ = try await sandbox.waitForFetch(in: path, of: child)
             var modes: [String: Int] = [:]
             for suffix in ["", "-wal", "-shm"] {
