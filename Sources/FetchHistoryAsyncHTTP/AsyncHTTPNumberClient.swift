@@ -27,9 +27,14 @@ package actor AsyncHTTPNumberClient: APIClient {
     package nonisolated var source: String { http.source }
     private nonisolated let http: HTTPNumberSource<AsyncHTTPClientTransport>
 
-    /// - Parameter maximumBytes: the largest body accepted.
-    package init(url: URL, maximumBytes: Int = defaultMaximumBytes) {
-        http = HTTPNumberSource(url: url, maximumBytes: maximumBytes, transport: AsyncHTTPClientTransport())
+    /// - Parameters:
+    ///   - maximumBytes: the largest body accepted.
+    ///   - keptBodyBytes: how much of a failed answer's body the history
+    ///     keeps (0: none; see `ResponseBody`).
+    package init(url: URL, maximumBytes: Int = defaultMaximumBytes, keptBodyBytes: Int = ResponseBody.defaultLimit) {
+        http = HTTPNumberSource(
+            url: url, maximumBytes: maximumBytes, keptBodyBytes: keptBodyBytes, transport: AsyncHTTPClientTransport()
+        )
     }
 
     package func fetchRandomNumber() async throws -> Int {

@@ -42,10 +42,17 @@ public actor HTTPNumberClient: APIClient {
     ///   - configuration: the session configuration; tests register a
     ///     `URLProtocol` in its `protocolClasses`.
     ///   - maximumBytes: the largest body accepted.
+    ///   - keptBodyBytes: how much of a failed answer's body is kept in the
+    ///     error's response (`SourceResponse.body`), secrets hidden: 1 KiB
+    ///     by default, 0 for none.
     public init(
-        url: URL, configuration: URLSessionConfiguration = .ephemeral, maximumBytes: Int = defaultMaximumBytes
+        url: URL, configuration: URLSessionConfiguration = .ephemeral, maximumBytes: Int = defaultMaximumBytes,
+        keptBodyBytes: Int = ResponseBody.defaultLimit
     ) {
-        http = HTTPNumberSource(url: url, maximumBytes: maximumBytes, transport: URLSessionTransport(configuration: configuration))
+        http = HTTPNumberSource(
+            url: url, maximumBytes: maximumBytes, keptBodyBytes: keptBodyBytes,
+            transport: URLSessionTransport(configuration: configuration)
+        )
     }
 
     public func fetchRandomNumber() async throws -> Int {

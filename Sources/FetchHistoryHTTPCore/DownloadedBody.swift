@@ -38,20 +38,34 @@ package struct DownloadedBody: Sendable {
         return !isOverLimit
     }
 
-    /// What is recorded of the answer: its status and size.
+    /// What is recorded of an answer that succeeded: its status and size.
     package var response: SourceResponse {
         SourceResponse(status: status, bytes: data.count)
     }
 
-    /// The body read as a number, as `fetchAnswer()` gives it.
-    package func number() throws(HTTPFetchError) -> SourceAnswer<Int> {
-        guard let value = NumberBody.number(in: data) else { throw .notANumber(data, response) }
+    /// What is recorded of an answer that failed: its status and size, and
+    /// the first `keptBytes` of its body with its Content-Type, secrets
+    /// hidden (`ResponseBody`); no body when `keptBytes` is 0, or when
+    /// the answer had neither a body nor a Content-Type.
+    package func failedResponse(keepingBody keptBytes: Int) -> SourceResponse {
+        guard keptBytes > 0, !data.isEmpty || contentType != nil else { return response }
+        let body = ResponseBody(keeping: data, contentType: contentType, limit: keptBytes, bodyWasCut: isOverLimit)
+        return SourceResponse(status: status, bytes: data.count, body: body)
+    }
+
+    /// The body read as a number, as `fetchAnswer()` gives it; a body that
+    /// is none fails keeping its first `keptBytes`.
+    package func number(keepingBody keptBytes: Int) throws(HTTPFetchError) -> SourceAnswer<Int> {
+        guard let value = NumberBody.number(in: data) else { throw .notANumber(data, failedResponse(keepingBody: keptBytes)) }
         return SourceAnswer(value: value, response: response)
     }
 
-    /// The body read as the history records it, as `fetchValue()` gives it.
-    package func value() throws(HTTPFetchError) -> SourceAnswer<FetchValue> {
-        guard let value = NumberBody.value(in: data) else { throw .notJSON(data, contentType: contentType, response) }
+    /// The body read as the history records it, as `fetchValue()` gives it;
+    /// a body that is no value fails keeping its first `keptBytes`.
+    package func value(keepingBody keptBytes: Int) throws(HTTPFetchError) -> SourceAnswer<FetchValue> {
+        guard let value = NumberBody.value(in: data) else {
+            throw .notJSON(data, contentType: contentType, failedResponse(keepingBody: keptBytes))
+        }
         return SourceAnswer(value: value, response: response)
     }
 }

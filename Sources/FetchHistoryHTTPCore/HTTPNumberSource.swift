@@ -12,7 +12,9 @@ import FoundationEssentials
 /// - A status outside 2xx fails with `HTTPFetchError.status`, a body over
 ///   the cap with `.bodyTooLarge`, an unreadable one with `.notANumber` or
 ///   `.notJSON`, no answer at all with `.transport` (see
-///   `TransportFailure`).
+///   `TransportFailure`). An answer that fails keeps the first
+///   `keptBodyBytes` of its body, secrets hidden, in its response
+///   (`SourceResponse.body`); one that succeeds keeps only its value.
 /// - Cancelling the calling task stops the request and throws
 ///   `CancellationError`.
 ///
@@ -25,10 +27,13 @@ package struct HTTPNumberSource<Transport: HTTPTransport>: Sendable {
     package let url: URL
     /// The URL with its secrets replaced: what the history records.
     package let source: String
+    /// How much of a failed answer's body is kept (0: none).
+    package let keptBodyBytes: Int
     private let request: HTTPGetRequest
     private let transport: Transport
 
-    package init(url: URL, maximumBytes: Int, transport: Transport) {
+    package init(url: URL, maximumBytes: Int, keptBodyBytes: Int = ResponseBody.defaultLimit, transport: Transport) {
+        self.keptBodyBytes = keptBodyBytes
         // `HTTP://` works as `http://` (URLSession on Linux refuses it).
         self.url = url.withLowercaseScheme
         source = RedactedURL(self.url).description
@@ -39,13 +44,13 @@ package struct HTTPNumberSource<Transport: HTTPTransport>: Sendable {
     /// The body read as a number (see `NumberBody.number(in:)`), with the
     /// status and size.
     package func fetchAnswer() async throws -> SourceAnswer<Int> {
-        try await successfulBody().number()
+        try await successfulBody().number(keepingBody: keptBodyBytes)
     }
 
     /// The answer as the history records it: any JSON value, or an integer
     /// in plain text (see `NumberBody.value(in:)`).
     package func fetchValue() async throws -> SourceAnswer<FetchValue> {
-        try await successfulBody().value()
+        try await successfulBody().value(keepingBody: keptBodyBytes)
     }
 
     /// The whole body of a 2xx answer.
@@ -56,8 +61,10 @@ package struct HTTPNumberSource<Transport: HTTPTransport>: Sendable {
         } catch {
             throw failure(error)
         }
-        if body.isOverLimit { throw HTTPFetchError.bodyTooLarge(limit: request.maximumBytes, body.response) }
-        guard (200...299).contains(body.status) else { throw HTTPFetchError.status(body.response) }
+        if body.isOverLimit {
+            throw HTTPFetchError.bodyTooLarge(limit: request.maximumBytes, body.failedResponse(keepingBody: keptBodyBytes))
+        }
+        guard (200...299).contains(body.status) else { throw HTTPFetchError.status(body.failedResponse(keepingBody: keptBodyBytes)) }
         return body
     }
 

@@ -7,6 +7,7 @@ package enum RecordKey: Int, CaseIterable, Sendable {
     case id, session, source, outcome, cancelReason, value, error, startedAt, endedAt, durationMs, status, bytes
     case tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError
     case host
+    case body, contentType, truncated
 
     /// The key as written.
     package var name: String {
@@ -30,6 +31,9 @@ package enum RecordKey: Int, CaseIterable, Sendable {
         case .answerValue: "answerValue"
         case .answerError: "answerError"
         case .host: "host"
+        case .body: "body"
+        case .contentType: "contentType"
+        case .truncated: "truncated"
         }
     }
 

@@ -16,7 +16,7 @@ import FoundationEssentials
 public struct RedactedURL: Hashable, Sendable, CustomStringConvertible {
     public static let secretNames = [
         "token", "access_token", "key", "api_key", "apikey", "secret", "password", "passwd", "sig",
-        "signature", "auth", "session", "code",
+        "signature", "auth", "session", "code", "authorization", "cookie",
     ]
 
     public let description: String
@@ -112,7 +112,14 @@ public struct RedactedURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func isSecret(_ encodedName: String) -> Bool {
-        let name = formDecoded(encodedName).lowercased()
+        isSecretName(formDecoded(encodedName))
+    }
+
+    /// Whether a parameter's or a member's name, decoded, looks secret: in
+    /// lower case, it is or ends with one of `secretNames`. The one rule
+    /// for URLs (`init(_:)`) and bodies (`RedactedBody`).
+    static func isSecretName(_ name: String) -> Bool {
+        let name = name.lowercased()
         return secretNames.contains { name.hasSuffix($0) }
     }
 

@@ -1,14 +1,25 @@
 /// What a source said about an answer besides the number: for the HTTP
-/// source, the status code and the body's size. Recorded with the fetch.
+/// source, the status code and the body's size, and for an answer that
+/// failed, the start of its body. Recorded with the fetch.
 public struct SourceResponse: Hashable, Sendable {
     /// The HTTP status code.
     public var status: Int
     /// The body's size in bytes (as far as it was read, for an oversize body).
     public var bytes: Int
+    /// The start of the body and its Content-Type, secrets hidden, for an
+    /// answer that failed (a status outside 2xx, a body that is no value);
+    /// nil for one that succeeded, which records only its value.
+    public var body: ResponseBody?
 
     public init(status: Int, bytes: Int) {
         self.status = status
         self.bytes = bytes
+    }
+
+    public init(status: Int, bytes: Int, body: ResponseBody?) {
+        self.status = status
+        self.bytes = bytes
+        self.body = body
     }
 }
 

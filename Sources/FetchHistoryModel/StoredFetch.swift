@@ -15,6 +15,8 @@ package struct StoredFetch {
         // The script, if the fetch was recorded with one.
         case tappedAt, timeoutMs, endedBy, endedByAt, answerValue, answerError
         case host
+        // The start of a failed answer's body (schema 11; the team history's 3).
+        case responseBody, responseContentType, responseBodyTruncated
 
         /// The column's name in both schemas.
         package var name: String {
@@ -38,6 +40,9 @@ package struct StoredFetch {
             case .answerValue: "answer_value"
             case .answerError: "answer_error"
             case .host: "host"
+            case .responseBody: "response_body"
+            case .responseContentType: "response_content_type"
+            case .responseBodyTruncated: "response_body_truncated"
             }
         }
     }
@@ -65,6 +70,9 @@ package struct StoredFetch {
     package var answerValue: FetchValue?
     package var answerError: String?
     package var host: String
+    package var responseBody: String?
+    package var responseContentType: String?
+    package var responseBodyTruncated: Bool?
 
     package init(id: UUID, sessionID: UUID, source: String, startedAt: Int64, host: String) {
         self.id = id
@@ -97,10 +105,13 @@ package struct StoredFetch {
             }
             script = FetchScript(tappedAt: Timestamp(millisecondsSince1970: tappedAt), timeoutMilliseconds: timeoutMs, end: end)
         }
+        let body = responseBody.map {
+            ResponseBody(text: $0, contentType: responseContentType, isTruncated: responseBodyTruncated ?? false)
+        }
         return Fetch(
             id: id, sessionID: sessionID, source: source, startedAt: Timestamp(millisecondsSince1970: startedAt),
             endedAt: endedAt.map(Timestamp.init(millisecondsSince1970:)), durationMilliseconds: durationMs, outcome: outcome,
-            response: httpStatus.map { SourceResponse(status: Int($0), bytes: Int(responseBytes ?? 0)) },
+            response: httpStatus.map { SourceResponse(status: Int($0), bytes: Int(responseBytes ?? 0), body: body) },
             script: script, host: host
         )
     }

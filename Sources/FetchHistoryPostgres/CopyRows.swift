@@ -96,6 +96,10 @@ extension CopyRows {
         text(script?.end?.cause.answerValue?.json)
         text(script?.end?.cause.answerError)
         text(fetch.host)
+        let body = fetch.response?.body
+        text(body?.text)
+        text(body?.contentType)
+        text(body.map { $0.isTruncated ? "t" : "f" })
         endRow()
     }
 

@@ -47,7 +47,8 @@ extension PostgresHistory: TeamHistory {
                 ordinal bigint GENERATED ALWAYS AS IDENTITY,
                 id uuid, session_id uuid, source text, started_at bigint, ended_at bigint, duration_ms bigint, outcome text,
                 cancel_reason text, value json, error text, http_status integer, response_bytes bigint, tapped_at bigint,
-                timeout_ms bigint, ended_by text, ended_by_at bigint, answer_value json, answer_error text, host text
+                timeout_ms bigint, ended_by text, ended_by_at bigint, answer_value json, answer_error text, host text,
+                response_body text, response_content_type text, response_body_truncated boolean
             ) ON COMMIT DELETE ROWS
             """, logger: logger)
         var rows = CopyRows()

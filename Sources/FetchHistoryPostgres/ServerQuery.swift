@@ -67,6 +67,9 @@ extension Fetch {
         stored.endedByAt = try value(.endedByAt)
         stored.answerValue = try value(.answerValue, String?.self).map(FetchValue.init(validJSON:))
         stored.answerError = try value(.answerError)
+        stored.responseBody = try value(.responseBody)
+        stored.responseContentType = try value(.responseContentType)
+        stored.responseBodyTruncated = try value(.responseBodyTruncated)
         self = stored.fetch
     }
 }

@@ -70,6 +70,10 @@ enum ReportFormat {
         if case .timedOut = fetch.outcome, let timeout = fetch.script?.timeoutMilliseconds { lines.append("timeout \(duration(timeout))") }
         if case .interrupted = fetch.outcome { lines.append("the recording process ended before the fetch did") }
         if let response = fetch.response { lines.append("HTTP \(response.status) · \(response.bytes == 1 ? "1 byte" : "\(count(response.bytes)) bytes")") }
+        if let body = fetch.response?.body {
+            let type = body.contentType.map { " · \(line($0, limit: sourceLimit))" } ?? ""
+            lines.append("body\(type)\(body.isTruncated ? " · truncated" : "") \(line(body.text))")
+        }
         if !fetch.host.isEmpty { lines.append("host \(line(fetch.host, limit: sourceLimit))") }
         return lines.joined(separator: "\n")
     }

@@ -7,6 +7,6 @@ import FetchHistoryPostgres
 // when it fetches over HTTP or names a postgres:// URL, so that every other
 // command starts without loading SwiftNIO or Foundation.
 FetchHistoryCommand.main(
-    http: .linked { AsyncHTTPNumberClient(url: $0) },
+    http: .linked { AsyncHTTPNumberClient(url: $0, keptBodyBytes: $1) },
     teams: .linked { url in try await PostgresHistory.connect(to: PostgresConnectionSettings(url: url)) }
 )

@@ -88,7 +88,7 @@ struct CSVAndFieldsTests {
 
         // Then export has every field of the record, oldest first, and sessions a row per session
         let rows = try Self.records(export.standardOutput)
-        #expect(rows.first?.count == 19 && rows.first?.last == "host", "\(export)")
+        #expect(rows.first?.count == 22 && rows.first?.last == "truncated", "\(export)")
         #expect(rows.dropFirst().map(\.first) == [Ids.fetch(1), Ids.fetch(2)], "\(export)")
         #expect(try Self.records(bare.standardOutput) == Array(rows.dropFirst()))
         let sessionRows = try Self.records(sessions.standardOutput)

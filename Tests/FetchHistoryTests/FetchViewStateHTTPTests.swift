@@ -42,7 +42,9 @@ extension FetchViewStateTests {
             #expect(viewState.error == "HTTP 503")
             let fetch = try await recorder.store.read { db in try db.fetch(idPrefix: completed.id.lowercased) }
             #expect(fetch.outcome == .failed("HTTP 503"))
-            #expect(fetch.response == SourceResponse(status: 503, bytes: 4))
+            #expect(fetch.response == SourceResponse(
+                status: 503, bytes: 4, body: ResponseBody(text: "busy", contentType: nil, isTruncated: false)
+            ))
         }
     }
 

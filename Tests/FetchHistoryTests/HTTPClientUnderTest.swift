@@ -102,13 +102,16 @@ final class TestHTTPServer: Sendable {
         return URL(string: origin + path)!
     }
 
-    /// A client of this server's transport for `url` (by default `url()`).
-    func client(url: URL? = nil, maximumBytes: Int = HTTPNumberClient.defaultMaximumBytes) -> any HTTPSourceClient {
+    /// A client of this server's transport for `url` (by default `url()`),
+    /// keeping `keptBodyBytes` of a failed answer's body.
+    func client(
+        url: URL? = nil, maximumBytes: Int = HTTPNumberClient.defaultMaximumBytes, keptBodyBytes: Int = ResponseBody.defaultLimit
+    ) -> any HTTPSourceClient {
         let url = url ?? self.url()
         if let stub {
-            return HTTPNumberClient(url: url, configuration: stub.configuration, maximumBytes: maximumBytes)
+            return HTTPNumberClient(url: url, configuration: stub.configuration, maximumBytes: maximumBytes, keptBodyBytes: keptBodyBytes)
         }
-        return AsyncHTTPNumberClient(url: url, maximumBytes: maximumBytes)
+        return AsyncHTTPNumberClient(url: url, maximumBytes: maximumBytes, keptBodyBytes: keptBodyBytes)
     }
 
     /// The `number`th request (1 for the first), waiting for it to arrive.

@@ -80,7 +80,7 @@ import FoundationNetworking
     @Test(arguments: HTTPClientUnderTest.allCases, [301, 404, 500, 503])
     func aStatusOutsideTwoHundredFails(_ client: HTTPClientUnderTest, _ status: Int) async {
         let error = await failure(client, for: .answer(status: status, body: Data("42".utf8)))
-        #expect(error == .status(SourceResponse(status: status, bytes: 2)))
+        #expect(error == .status(SourceResponse(status: status, bytes: 2, body: ResponseBody(text: "42", contentType: nil, isTruncated: false))))
         #expect(error?.errorDescription == "HTTP \(status)")
     }
 
@@ -134,7 +134,10 @@ import FoundationNetworking
             _ = try await withTimeout { try await client.fetchValue() }
         } throws: { error in
             (error as? HTTPFetchError)?.errorDescription == answer.message
-                && (error as? HTTPFetchError)?.response == SourceResponse(status: 200, bytes: answer.body.utf8.count)
+                && (error as? HTTPFetchError)?.response == SourceResponse(
+                    status: 200, bytes: answer.body.utf8.count,
+                    body: ResponseBody(text: answer.body, contentType: answer.type, isTruncated: false)
+                )
         }
     }
 

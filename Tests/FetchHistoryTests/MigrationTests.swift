@@ -357,4 +357,71 @@ extension MigrationTests {
         }
         #expect(try database.scalarText("PRAGMA foreign_key_check") == nil)
     }
+
+    @Test func schemaElevenKeepsEveryRowAndRecordsAFailedAnswersBody() throws {
+        // Given a history file of schema 10 with fetches of every kind, HTTP fields and numbers with gaps among them
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "history.sqlite").path
+        let dump = """
+            SELECT json_array(seq, id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, typeof(value), value,
+                              error, http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, typeof(answer_value),
+                              answer_value, answer_error, host)
+            FROM fetch ORDER BY seq
+            """
+        let before: [String]
+        do {
+            let database = try Database(path: path, access: .create)
+            try Migrator(migrations: Array(Migration.embedded.prefix(10))).migrate(database)
+            try database.execute("""
+                INSERT INTO session (id, started_at, source, host, process_id)
+                VALUES ('00000000-0000-4000-8000-00000000000a', 0, 'http://h/n', 'ci-1', 7)
+                """)
+            let rows: [[SQLValue]] = [
+                [.integer(3), .text("00000000-0000-4000-8000-000000000001"), .text("succeeded"), .null, .integer(42), .null, .integer(200)],
+                [.integer(8), .text("00000000-0000-4000-8000-000000000002"), .text("succeeded"), .null, .text(#"{"n":3.5}"#), .null, .integer(200)],
+                [.integer(9), .text("00000000-0000-4000-8000-000000000003"), .text("failed"), .null, .null, .text("HTTP 503"), .integer(503)],
+                [.integer(20), .text("00000000-0000-4000-8000-000000000004"), .text("cancelled"), .text("terminated"), .null, .null, .null],
+            ]
+            for row in rows {
+                try database.execute(
+                    """
+                    INSERT INTO fetch (seq, id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error,
+                                       http_status, response_bytes, host)
+                    VALUES (?, ?, '00000000-0000-4000-8000-00000000000a', 'http://h/n', 100, 150, 50, ?, ?, ?, ?, ?, 12, 'ci-1')
+                    """,
+                    row
+                )
+            }
+            before = try database.rows(dump) { $0.text(0) }
+            #expect(before.count == rows.count)
+        }
+
+        // When a writer opens it
+        let store = try HistoryStore(path: path, access: .readWrite)
+
+        // Then it is of the latest schema, every row is as it was and keeps no body,
+        let after = try Database(path: path, access: .readOnly)
+        #expect(try after.scalarInt64("PRAGMA user_version") == Int64(Migrator().latestVersion))
+        #expect(try after.rows(dump) { $0.text(0) } == before)
+        #expect(try store.read { db in try db.fetch(idPrefix: "00000000-0000-4000-8000-000000000003") }.response
+            == SourceResponse(status: 503, bytes: 12))
+        // and a failed answer's body is recorded and read back
+        let body = ResponseBody(text: #"{"error":"busy","token":"***"}"#, contentType: "application/json", isTruncated: true)
+        let id = UUID()
+        let recorded = try store.write { db in
+            let session = try db.beginSession(source: "http://h/n")
+            try db.recordStart(of: id, in: session, at: Timestamp(millisecondsSince1970: 200))
+            try db.recordEnd(
+                of: id, at: Timestamp(millisecondsSince1970: 300), duration: .milliseconds(100), outcome: .failed("HTTP 503"),
+                cause: .failure("HTTP 503"), response: SourceResponse(status: 503, bytes: 4096, body: body)
+            )
+            return try db.fetch(idPrefix: id.lowercased)
+        }
+        #expect(recorded.response == SourceResponse(status: 503, bytes: 4096, body: body))
+        // and a truncation other than 0 or 1 is refused
+        #expect(throws: SQLiteError.self) {
+            try Database(path: path, access: .readWrite).execute("UPDATE fetch SET response_body_truncated = 2")
+        }
+    }
 }

@@ -39,10 +39,16 @@ import FetchHistory
         try await store.write { db in
             try db.execute("CREATE TEMP TABLE fetch_seq_high_water (only_row INTEGER PRIMARY KEY, seq INTEGER NOT NULL)")
         }
-        // It also writes each fetch's host (schema 8): a column added for
-        // the recording and dropped after it, leaving the table as schema 4 made it.
-        try await store.write { db in try db.execute("ALTER TABLE fetch ADD COLUMN host TEXT NOT NULL DEFAULT ''") }
-        defer { try? store.write { db in try db.execute("ALTER TABLE fetch DROP COLUMN host") } }
+        // It also writes each fetch's host (schema 8) and a failed answer's
+        // body (schema 11): columns added for the recording and dropped after
+        // it, leaving the table as schema 4 made it.
+        let added = ["host TEXT NOT NULL DEFAULT ''", "response_body TEXT", "response_content_type TEXT", "response_body_truncated INTEGER"]
+        try await store.write { db in for column in added { try db.execute("ALTER TABLE fetch ADD COLUMN \(column)") } }
+        defer {
+            try? store.write { db in
+                for column in added { try db.execute("ALTER TABLE fetch DROP COLUMN \(column.prefix { $0 != " " })") }
+            }
+        }
         let recorder = try await HistoryRecorder(
             store: store, source: "http://127.0.0.1:8080/n", startedAt: Timestamp(millisecondsSince1970: 1_763_800_000_000)
         )
@@ -120,9 +126,14 @@ import FetchHistory
     }
 
     /// Today's columns of a fetch, read from a version-4 table: the host
-    /// (schema 8) is its session's, which the upgrade copies into it.
-    nonisolated static let version4Columns = StoredFetch.Column.allCases.map {
-        $0 == .host ? "(SELECT host FROM session WHERE session.id = fetch.session_id)" : $0.name
+    /// (schema 8) is its session's, which the upgrade copies into it; a
+    /// failed answer's body (schema 11) was not kept.
+    nonisolated static let version4Columns = StoredFetch.Column.allCases.map { column -> String in
+        switch column {
+        case .host: "(SELECT host FROM session WHERE session.id = fetch.session_id)"
+        case .responseBody, .responseContentType, .responseBodyTruncated: "NULL"
+        default: column.name
+        }
     }.joined(separator: ", ") + ", " + HistorySQL.isAlive
 
     /// The export as this version writes it.

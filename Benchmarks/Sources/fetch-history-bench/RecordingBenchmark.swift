@@ -158,6 +158,8 @@ extension RecordingEngine {
                             fetch.endedAt.millisecondsSince1970, fetch.duration, columns.outcome, columns.cancelReason,
                             columns.value, columns.error, fetch.response.map { Int64($0.status) },
                             fetch.response.map { Int64($0.bytes) }, cause.name, cause.answerValue, cause.answerError, id,
+                            fetch.response?.body?.text, fetch.response?.body?.contentType,
+                            fetch.response?.body.map { Int64($0.isTruncated ? 1 : 0) },
                         ])
                         guard db.changesCount == 1 else { throw BenchmarkError("grdb: fetch not running") }
                         return .commit

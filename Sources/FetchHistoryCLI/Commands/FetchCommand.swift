@@ -31,6 +31,11 @@ struct FetchCommand: AsyncParsableCommand {
               fetch-history fetch --timeout 500ms --format jsonl
               fetch-history fetch --count 100 --interval 100ms --format jsonl | head -3
               fetch-history fetch --source https://example.com/number --timeout 2s
+              fetch-history fetch --source https://example.com/number --keep-body 4096
+
+            When an HTTP fetch fails on its answer (a status outside 2xx, a body that is no \
+            value), the first 1 KiB of the body (--keep-body) and its Content-Type are \
+            recorded, secrets hidden as in URLs; `show` prints them.
             """
     )
 
@@ -71,6 +76,8 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Print each fetch as a table row (text), as one JSON object per line (jsonl) or in one JSON array (json).")
     var format = FetchFormat.text
 
+    @OptionGroup var keepBody: KeepBodyOption
+
     func validate() throws {
         try OptionBounds.require(count, atLeast: 1, option: "--count")
         try DurationArgument.refuseNegative(interval, option: "--interval")
@@ -81,6 +88,7 @@ struct FetchCommand: AsyncParsableCommand {
         } else if latency != nil {
             throw ValidationError("--latency applies to the random source only")
         }
+        if httpURL == nil, keepBody.given != nil { throw ValidationError("--keep-body applies to an http(s) --source only") }
     }
 
     /// The `--source` URL, when it is an http(s) URL with a host, its scheme
@@ -101,7 +109,7 @@ struct FetchCommand: AsyncParsableCommand {
         let client: any APIClient
         let recordedSource: String
         if let url = httpURL {
-            client = try FetchHistoryCommand.http.client(for: url)
+            client = try FetchHistoryCommand.http.client(for: url, keepingBody: keepBody.bytes)
             recordedSource = RedactedURL(url).description
         } else {
             client = RandomNumberClient(latency: latency?.duration ?? .seconds(1))

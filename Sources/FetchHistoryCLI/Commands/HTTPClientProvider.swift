@@ -10,17 +10,19 @@ import FoundationEssentials
 /// in `fetch-history-http`: the same commands with the network linked in
 /// (the way git hands https remotes to git-remote-https).
 package enum HTTPClientProvider: Sendable {
-    /// The HTTP source is linked into this binary.
-    case linked(@Sendable (URL) -> any APIClient)
+    /// The HTTP source is linked into this binary: a client for a URL,
+    /// keeping that many bytes of a failed answer's body.
+    case linked(@Sendable (_ url: URL, _ keptBodyBytes: Int) -> any APIClient)
     /// The HTTP source is in the executable of this name, beside this one.
     case companion(executable: String)
 
-    /// A client for `url`; for `.companion`, the companion takes over this
-    /// process and this never returns (it throws when the companion cannot
-    /// be started).
-    func client(for url: URL) throws -> any APIClient {
+    /// A client for `url` that keeps `keptBodyBytes` of a failed answer's
+    /// body; for `.companion`, the companion takes over this process (and
+    /// parses the same arguments again) and this never returns (it throws
+    /// when the companion cannot be started).
+    func client(for url: URL, keepingBody keptBodyBytes: Int) throws -> any APIClient {
         switch self {
-        case .linked(let makeClient): makeClient(url)
+        case .linked(let makeClient): makeClient(url, keptBodyBytes)
         case .companion(let name): try Companion.takeOver(name, for: .http)
         }
     }

@@ -9,6 +9,8 @@ struct LiveReplay {
     let session: Session
     let fetches: [Fetch]
     let latency: Duration?
+    /// How much of a failed HTTP answer's body to keep (`--keep-body`).
+    let keptBodyBytes: Int
     let store: HistoryStore
 
     /// Re-runs the session and prints the comparison in `format`.
@@ -55,7 +57,7 @@ struct LiveReplay {
             throw ReplayError.notFetchableLive(source: session.source)
         }
         guard latency == nil else { throw ValidationError("--latency applies to the random source only") }
-        return try FetchHistoryCommand.http.client(for: url)
+        return try FetchHistoryCommand.http.client(for: url, keepingBody: keptBodyBytes)
     }
 
     /// The comparison as JSON: `{"session":…,"of":…,"fetches":[{"recorded":…,"live":…}],"same":…,"total":…,"matches":…}`,

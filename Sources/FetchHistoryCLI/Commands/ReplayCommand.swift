@@ -49,9 +49,12 @@ struct ReplayCommand: AsyncParsableCommand {
     )
     var latency: DurationArgument?
 
+    @OptionGroup var keepBody: KeepBodyOption
+
     func validate() throws {
         try DurationArgument.refuseNegative(latency, option: "--latency")
         if latency != nil, !live { throw ValidationError("--latency only applies with --live") }
+        if keepBody.given != nil, !live { throw ValidationError("--keep-body only applies with --live") }
     }
 
     func run() async throws {
@@ -86,7 +89,9 @@ struct ReplayCommand: AsyncParsableCommand {
             throw ReplayError.notReplayable(session: chosen.id, error)
         }
         if live {
-            return try await LiveReplay(session: chosen, fetches: fetches, latency: latency?.duration, store: store).run(format: format)
+            return try await LiveReplay(
+                session: chosen, fetches: fetches, latency: latency?.duration, keptBodyBytes: keepBody.bytes, store: store
+            ).run(format: format)
         }
 
         let report = await replay.run()

@@ -105,8 +105,12 @@ struct ShowCommand: HistoryCommand {
             ("duration", fetch.durationMilliseconds.map(DurationArgument.format(milliseconds:)) ?? "-"),
             ("http status", fetch.response.map { String($0.status) } ?? "-"),
             ("response bytes", fetch.response.map { String($0.bytes) } ?? "-"),
-            ("session", fetch.sessionID.lowercased),
         ]
+        if let body = fetch.response?.body {
+            lines.append(("content type", body.contentType ?? "-"))
+            lines.append((Self.bodyLabel, Self.bodyLines(body)))
+        }
+        lines.append(("session", fetch.sessionID.lowercased))
         if let session {
             lines.append(("session started", time(session.startedAt)))
             let recorder = session.process.processID > 0
@@ -114,7 +118,23 @@ struct ShowCommand: HistoryCommand {
             lines.append(("session recorder", recorder))
         }
         let width = lines.map(\.0.count).max() ?? 0
-        return lines.map { $0.0.padded(to: width) + "  " + $0.1.terminalSafe + "\n" }.joined()
+        let indent = "\n" + String(repeating: " ", count: width + 2)
+        return lines.map { name, value in
+            // A body's lines stay lines, each under the one before it; in any
+            // other value a line break is shown as `\n`.
+            let shown = name == Self.bodyLabel
+                ? value.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalSafe }.joined(separator: indent)
+                : value.terminalSafe
+            return name.padded(to: width) + "  " + shown + "\n"
+        }.joined()
+    }
+
+    private static let bodyLabel = "response body"
+
+    /// A kept body as `show` prints it: its lines, then a note when it went on.
+    private static func bodyLines(_ body: ResponseBody) -> String {
+        let text = body.text.hasSuffix("\n") ? String(body.text.dropLast()) : body.text
+        return text + (body.isTruncated ? "\n… (truncated: the body went on)" : "")
     }
 
     static func json(_ fetch: Fetch, _ session: Session?) -> String {

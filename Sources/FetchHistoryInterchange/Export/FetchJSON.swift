@@ -10,7 +10,8 @@ import FoundationEssentials
 ///  "value":42,"error":null,"startedAt":"2026-11-22T10:00:00.000Z",
 ///  "endedAt":"2026-11-22T10:00:01.002Z","durationMs":1002,"status":null,"bytes":null,
 ///  "tappedAt":"2026-11-22T10:00:00.000Z","timeoutMs":null,"endedBy":"answer",
-///  "endedByAt":"2026-11-22T10:00:01.002Z","answerValue":42,"answerError":null,"host":"ci-3"}
+///  "endedByAt":"2026-11-22T10:00:01.002Z","answerValue":42,"answerError":null,"host":"ci-3",
+///  "body":null,"contentType":null,"truncated":null}
 /// ```
 ///
 /// `status` and `bytes` are the HTTP status and body size, for the HTTP source.
@@ -18,6 +19,10 @@ import FoundationEssentials
 /// `answerError` are the fetch's script (`FetchScript`), null when it has none.
 /// `host` is the host that recorded it, empty when not known; a record
 /// without it (an export of an earlier version) is read with an empty one.
+/// `body`, `contentType` and `truncated` are the start of a failed
+/// answer's body (secrets hidden), its Content-Type and whether the body went
+/// on past it (`ResponseBody`); null when none was kept, and for a record of
+/// an earlier version, which has none of them.
 public enum FetchJSON {
     /// Appends `fetch` as one JSON object (no newline) to `buffer`.
     public static func append(_ fetch: Fetch, to buffer: inout [UInt8]) {
@@ -90,6 +95,9 @@ extension RecordKey {
         case .answerValue: fetch.script?.end?.cause.answerValue?.json
         case .answerError: fetch.script?.end?.cause.answerError
         case .host: fetch.host
+        case .body: fetch.response?.body?.text
+        case .contentType: fetch.response?.body?.contentType
+        case .truncated: fetch.response?.body.map { $0.isTruncated ? "true" : "false" }
         }
     }
 
@@ -117,6 +125,9 @@ extension RecordKey {
         case .answerValue: out.appendValue(orNull: fetch.script?.end?.cause.answerValue)
         case .answerError: out.appendQuoted(orNull: fetch.script?.end?.cause.answerError)
         case .host: out.appendQuoted(fetch.host)
+        case .body: out.appendQuoted(orNull: fetch.response?.body?.text)
+        case .contentType: out.appendQuoted(orNull: fetch.response?.body?.contentType)
+        case .truncated: out.appendBool(orNull: fetch.response?.body?.isTruncated)
         }
     }
 
@@ -128,6 +139,7 @@ extension RecordKey {
         let end = fetch.script?.end
         return fixedRoom + text(fetch.source) + text(fetch.status.rawValue) + text(fetch.cancelReason?.rawValue)
             + text(fetch.errorMessage) + text(end?.cause.name) + text(end?.cause.answerError) + text(fetch.host)
+            + text(fetch.response?.body?.text) + text(fetch.response?.body?.contentType)
             + value(fetch.value) + value(end?.cause.answerValue)
     }
 
@@ -140,8 +152,9 @@ extension RecordKey {
         case .id, .session: JSONWriter.uuidRoom
         case .startedAt, .endedAt, .tappedAt, .endedByAt: JSONWriter.timestampRoom
         case .durationMs, .status, .bytes, .timeoutMs: JSONWriter.integerRoom
-        case .source, .outcome, .cancelReason, .error, .endedBy, .answerError, .host: JSONWriter.quotedRoom(nil)
+        case .source, .outcome, .cancelReason, .error, .endedBy, .answerError, .host, .body, .contentType: JSONWriter.quotedRoom(nil)
         case .value, .answerValue: 4
+        case .truncated: 5
         }
     }
 }
@@ -153,6 +166,14 @@ extension ByteWriter {
 
     fileprivate mutating func appendQuoted(orNull time: Timestamp?, recent: inout ISO8601Recent) {
         if let time { appendQuoted(time, recent: &recent) } else { appendNull() }
+    }
+
+    fileprivate mutating func appendBool(orNull flag: Bool?) {
+        switch flag {
+        case true?: append(bytesOf: 0x6575_7274, count: 4)  // true
+        case false?: append(bytesOf: 0x65_736C_6166, count: 5)  // false
+        case nil: appendNull()
+        }
     }
 
     fileprivate mutating func appendInteger(orNull number: Int64?) {

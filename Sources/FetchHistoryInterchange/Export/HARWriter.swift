@@ -132,9 +132,16 @@ package struct HARWriter {
         json.key("content")
         json.beginObject()
         json.key("size"); json.integer(fetch.response?.bytes ?? 0)
-        // The HTTP source takes only JSON as a value; without one, the type was not kept.
-        json.key("mimeType"); json.string(fetch.value == nil ? "" : "application/json")
-        if let value = fetch.value { json.key("text"); json.string(value.json) }
+        if let body = fetch.response?.body {
+            // A failed answer: the start of its body, secrets hidden, as it came.
+            json.key("mimeType"); json.string(body.contentType ?? "")
+            json.key("text"); json.string(body.text)
+            if body.isTruncated { json.key("comment"); json.string("truncated: the body went on past this text") }
+        } else {
+            // The HTTP source takes only JSON as a value; without one, the type was not kept.
+            json.key("mimeType"); json.string(fetch.value == nil ? "" : "application/json")
+            if let value = fetch.value { json.key("text"); json.string(value.json) }
+        }
         json.endObject()
         json.key("redirectURL"); json.string("")
         json.key("headersSize"); json.integer(-1 as Int64)

@@ -121,7 +121,7 @@ public struct JUnitReport: Sendable {
             case .succeeded: break
             case .failed(let message):
                 counts.failures += 1
-                cases += "      <failure type=\"failed\" message=\"\(attribute(message))\">\(text(message))</failure>\n"
+                cases += "      <failure type=\"failed\" message=\"\(attribute(message))\">\(text(failureText(of: fetch, message)))</failure>\n"
             case .timedOut:
                 counts.failures += 1
                 let message = fetch.script?.timeoutMilliseconds.map { "timed out after \(JUnitReport.seconds($0))s" } ?? "timed out"
@@ -147,6 +147,14 @@ public struct JUnitReport: Sendable {
             if let host { out += " hostname=\"\(attribute(host))\"" }
             out += ">\n"
             return out + cases + "  </testsuite>\n"
+        }
+
+        /// A failure's text: its message, then the answer's body when one was kept.
+        private func failureText(of fetch: Fetch, _ message: String) -> String {
+            guard let body = fetch.response?.body else { return message }
+            let type = body.contentType.map { ", Content-Type: \($0)" } ?? ""
+            let cut = body.isTruncated ? ", truncated" : ""
+            return "\(message)\n\nresponse body (\(body.text.utf8.count) bytes\(type)\(cut)):\n\(body.text)"
         }
 
         /// The fetch's own fields, one `name: value` line each, for its `system-out`.

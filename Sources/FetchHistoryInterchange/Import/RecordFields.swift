@@ -111,6 +111,8 @@ struct RecordFields {
             }
             response = SourceResponse(status: Int(httpStatus), bytes: byteCount)
         }
+        let body = try body(ofAnswerThat: status, hasResponse: response != nil)
+        response?.body = body
 
         let reason = try reasonText.map { text throws(RecordError) in
             guard let reason = CancelReason(rawValue: text) else {
@@ -227,6 +229,25 @@ struct RecordFields {
         return FetchScript(tappedAt: tappedAt, timeoutMilliseconds: timeout, end: FetchScript.End(cause: cause, at: endedAt))
     }
 
+    /// The start of a failed answer's body (`body`, `contentType`,
+    /// `truncated`), if the record keeps one: refused where recording
+    /// never writes one — without a status, for an answer that succeeded,
+    /// a Content-Type or a truncation without a body.
+    private func body(ofAnswerThat status: FetchStatus, hasResponse: Bool) throws(RecordError) -> ResponseBody? {
+        let text = try string(.body)
+        let contentType = try string(.contentType)
+        let truncated = try bool(.truncated)
+        guard let text else {
+            if contentType != nil { throw RecordError(message: "'contentType' is given but 'body' is null") }
+            if truncated != nil { throw RecordError(message: "'truncated' is given but 'body' is null") }
+            return nil
+        }
+        guard hasResponse else { throw RecordError(message: "'body' is given but 'status' is null: only an answer has a body") }
+        guard status == .failed else { throw RecordError(message: "'body' must be null for \(Self.aFetch(status)): only a failed answer keeps its body") }
+        guard let truncated else { throw RecordError(message: "'truncated' must be true or false when 'body' is given") }
+        return ResponseBody(text: text, contentType: contentType, isTruncated: truncated)
+    }
+
     /// "a failed fetch", "an interrupted fetch".
     private static func aFetch(_ status: FetchStatus) -> String {
         (status.rawValue.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + status.rawValue + " fetch"
@@ -274,6 +295,14 @@ struct RecordFields {
     private func fetchValue(_ key: RecordKey, keepingNull: Bool) -> FetchValue? {
         guard let token = slots[key.rawValue], token.kind != .null || keepingNull else { return nil }
         return FetchValue(token, in: bytes)
+    }
+
+    private func bool(_ key: RecordKey) throws(RecordError) -> Bool? {
+        guard let token = slots[key.rawValue], token.kind != .null else { return nil }
+        guard token.kind == .bool else {
+            throw RecordError(message: "'\(key.name)' must be true or false, not \(token.kind.typeName)")
+        }
+        return text(of: token).first == UInt8(ascii: "t")
     }
 
     private func integer(_ key: RecordKey) throws(RecordError) -> Int64? {

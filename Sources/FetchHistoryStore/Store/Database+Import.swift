@@ -141,6 +141,10 @@ public struct ImportBatch {
         arguments.append(script?.end?.cause.answerValue)
         arguments.append(script?.end?.cause.answerError)
         arguments.append(fetch.host)
+        let body = fetch.response?.body
+        arguments.append(body?.text)
+        arguments.append(body?.contentType)
+        arguments.append(body.map { Int64($0.isTruncated ? 1 : 0) })
         try insertFetch.run(with: arguments)
         if database.changes == 1 {
             summary.added += 1
@@ -224,9 +228,10 @@ extension HistorySQL {
     @_spi(Benchmarks) public static let importFetch = """
         INSERT INTO fetch (
             seq, id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error,
-            http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error, host
+            http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error, host,
+            response_body, response_content_type, response_body_truncated
         )
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (id) DO NOTHING
         """
 

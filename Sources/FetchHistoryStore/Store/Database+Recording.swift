@@ -43,6 +43,7 @@ extension Database {
             .text(columns.error), .integer(response?.status), .integer(response?.bytes),
             .text(cause.name), .value(cause.answerValue), .text(cause.answerError),
             .text(id.lowercased),
+            .text(response?.body?.text), .text(response?.body?.contentType), .integer(response?.body.map { $0.isTruncated ? 1 : 0 }),
         ])
         if changes != 1 { throw HistoryError.notRunning(id) }
     }
@@ -82,7 +83,8 @@ extension HistorySQL {
 
     @_spi(Benchmarks) public static let endFetch = """
         UPDATE fetch SET ended_at = ?1, duration_ms = ?2, outcome = ?3, cancel_reason = ?4, value = ?5, error = ?6,
-            http_status = ?7, response_bytes = ?8, ended_by = ?9, ended_by_at = ?1, answer_value = ?10, answer_error = ?11
+            http_status = ?7, response_bytes = ?8, ended_by = ?9, ended_by_at = ?1, answer_value = ?10, answer_error = ?11,
+            response_body = ?13, response_content_type = ?14, response_body_truncated = ?15
         WHERE id = ?12 AND outcome IS NULL
         """
 }

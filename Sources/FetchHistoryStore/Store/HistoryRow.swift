@@ -114,6 +114,11 @@ struct FetchDecoder {
         stored.error = row.optionalText(Column.error)
         stored.httpStatus = row.optionalInt64(Column.httpStatus)
         stored.responseBytes = row.optionalInt64(Column.responseBytes)
+        stored.responseBody = row.optionalText(Column.responseBody)
+        if stored.responseBody != nil {
+            stored.responseContentType = row.optionalText(Column.responseContentType)
+            stored.responseBodyTruncated = row.optionalInt64(Column.responseBodyTruncated).map { $0 != 0 }
+        }
         stored.tappedAt = row.optionalInt64(Column.tappedAt)
         if stored.tappedAt != nil {
             stored.timeoutMs = row.optionalInt64(Column.timeoutMs)
