@@ -23,7 +23,9 @@ struct FetchCommand: AsyncParsableCommand {
             cancelled, nothing more is fetched, and it exits 0 quietly.
 
             Exit status: 0 when every fetch succeeded (or the reader left), 1 when any failed \
-            or timed out, 130 on Ctrl-C (143 on SIGTERM).
+            or timed out, 130 on Ctrl-C (143 on SIGTERM). With --threshold, the fetches this run \
+            made are checked instead, one line each on standard error: 99 when a threshold is \
+            crossed, 0 when all are met, however many fetches failed.
 
             Examples:
               fetch-history fetch
@@ -32,6 +34,7 @@ struct FetchCommand: AsyncParsableCommand {
               fetch-history fetch --count 100 --interval 100ms --format jsonl | head -3
               fetch-history fetch --source https://example.com/number --timeout 2s
               fetch-history fetch --source https://example.com/number --keep-body 4096
+              fetch-history fetch --count 20 --interval 0 --threshold 'failure-rate<10%' --threshold 'p95<1s'
 
             When an HTTP fetch fails on its answer (a status outside 2xx, a body that is no \
             value), the first 1 KiB of the body (--keep-body) and its Content-Type are \
@@ -77,6 +80,8 @@ struct FetchCommand: AsyncParsableCommand {
     var format = FetchFormat.text
 
     @OptionGroup var keepBody: KeepBodyOption
+
+    @OptionGroup var threshold: ThresholdOption
 
     func validate() throws {
         try OptionBounds.require(count, atLeast: 1, option: "--count")
@@ -181,6 +186,15 @@ struct FetchCommand: AsyncParsableCommand {
             throw OutputClosed()
         }
         if let writeFailure { throw writeFailure }
+        if !threshold.thresholds.isEmpty {
+            // Over this run's fetches, as recorded: its session.
+            let run = HistoryFilter(sessionID: recorder.session.id)
+            let statistics = try await store.read { db in try db.statistics(matching: run) }
+            progress.stop()
+            return try ThresholdCheck.report(
+                ThresholdCheck.checks(threshold.thresholds, statistics: statistics, groupings: [], groups: [])
+            )
+        }
         if !completed.allSatisfy({ if case .succeeded = $0.outcome { true } else { false } }) {
             throw ExitCode.failure
         }

@@ -5,7 +5,8 @@ import FetchHistory
 extension StatsCommand {
     static func json(
         _ statistics: HistoryStatistics, by breakdown: ([StatisticsGrouping], [StatisticsGroup]) = ([], []),
-        over chart: (StatisticsGrouping, [StatisticsGroup])? = nil, comparison: StatsComparison? = nil
+        over chart: (StatisticsGrouping, [StatisticsGroup])? = nil, comparison: StatsComparison? = nil,
+        thresholds: [ThresholdCheck] = []
     ) -> String {
         var json = JSONWriter()
         json.beginObject()
@@ -55,6 +56,10 @@ extension StatsCommand {
                 statistics.latency, comparison.before.latency, into: &json
             )
             json.endObject()
+        }
+        if !thresholds.isEmpty {
+            json.key("thresholds")
+            ThresholdCheck.json(thresholds, into: &json)
         }
         json.endObject()
         json.newline()

@@ -33,6 +33,10 @@ struct StatsCommand: HistoryCommand {
             without fetches in a row fold into one line. --format json and csv give every bucket's \
             numbers, those without fetches included.
 
+            --threshold checks a figure against a limit after the output, one line each on \
+            standard error, and exits 99 when any is crossed (0 when all are met); with --by, each \
+            group is checked.
+
             Examples:
               fetch-history stats
               fetch-history stats --since 7d --source random --format json
@@ -45,6 +49,7 @@ struct StatsCommand: HistoryCommand {
               fetch-history stats --since today --status 5xx --by source
               fetch-history stats --outcome succeeded --min-duration 1s
               fetch-history stats --grep 'HTTP 503' --by day
+              fetch-history stats --since 1h --threshold 'failure-rate<1%' --threshold 'p95<500ms'
               fetch-history stats --since 2d --over hour
               fetch-history stats --since 30d --over day --format json
             """
@@ -81,6 +86,8 @@ struct StatsCommand: HistoryCommand {
     var format = StatsFormat.text
 
     @OptionGroup var header: HeaderOption
+
+    @OptionGroup var threshold: ThresholdOption
 
     /// The groupings `--by` names, in order.
     var groupings: [StatisticsGrouping] { by.flatMap { $0 } }
@@ -147,10 +154,11 @@ struct StatsCommand: HistoryCommand {
             ))
         }
         let output = OutputStream.standardOutput()
+        let checks = ThresholdCheck.checks(threshold.thresholds, statistics: statistics, groupings: groupings, groups: groups)
         if let over {
             let buckets = try Self.buckets(groups, over: over)
             switch format {
-            case .json: try output.write(Self.json(statistics, over: (over.grouping, buckets)))
+            case .json: try output.write(Self.json(statistics, over: (over.grouping, buckets), thresholds: checks))
             case .csv: try output.write(Self.csv(statistics, by: [over.grouping], groups: buckets, header: !header.noHeader))
             case .text:
                 let style: LatencyChart.Style = Terminal.isStandardOutput ? .blocks : .plain
@@ -159,7 +167,7 @@ struct StatsCommand: HistoryCommand {
                 if !chart.isEmpty { try output.write("\n" + chart.map { $0 + "\n" }.joined()) }
             }
         } else if format == .json {
-            try output.write(Self.json(statistics, by: (groupings, groups), comparison: comparison))
+            try output.write(Self.json(statistics, by: (groupings, groups), comparison: comparison, thresholds: checks))
         } else if format == .csv {
             try output.write(Self.csv(statistics, by: groupings, groups: groups, comparison: comparison, header: !header.noHeader))
         } else {
@@ -170,6 +178,7 @@ struct StatsCommand: HistoryCommand {
             try output.write(sections.joined(separator: "\n"))
         }
         try output.flush()
+        try ThresholdCheck.report(checks)
     }
 
     static let statuses = HistoryStatistics.statusOrder
