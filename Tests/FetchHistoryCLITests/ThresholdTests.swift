@@ -146,9 +146,16 @@ struct ThresholdTests {
         // Then each is checked on its own three fetches: the first crosses (99), the second meets them (0)
         #expect(timedOut.status == 99, "\(timedOut)")
         #expect(timedOut.lines.count == 3)
-        #expect(timedOut.standardError == "FAIL timeout-rate 100.0% < 50%\nok count 3 >= 3\n", "\(timedOut)")
+        #expect(timedOut.standardError == """
+            3 fetches: 3 timed-out; p50 -, p95 -; top problem: timed out (3)
+            FAIL timeout-rate 100.0% < 50%
+            ok count 3 >= 3
+
+            """, "\(timedOut)")
         #expect(succeeded.status == 0, "\(succeeded)")
-        #expect(succeeded.standardError.hasPrefix("ok failure-rate 0.0% < 1%\nok p99 "), "\(succeeded)")
+        let lines = succeeded.standardError.split(separator: "\n")
+        #expect(lines.count == 3 && lines[0].hasPrefix("3 fetches: 3 succeeded; p50 "), "\(succeeded)")
+        #expect(lines.dropFirst().first == "ok failure-rate 0.0% < 1%" && lines.last?.hasPrefix("ok p99 ") == true, "\(succeeded)")
     }
 
     @Test(arguments: [["export", "--format", "junit"], ["report", "--format", "junit", "-o", "-"]])

@@ -22,6 +22,10 @@ struct FetchCommand: AsyncParsableCommand {
             goes away (`| head -1`), fetch stops at once: the fetch in flight is recorded as \
             cancelled, nothing more is fetched, and it exits 0 quietly.
 
+            With --count above 1, it ends with one line on standard error: the fetches counted \
+            per outcome, the p50 and p95 of those that succeeded, and the most frequent problem \
+            (as stats --by problem names it).
+
             Exit status: 0 when every fetch succeeded (or the reader left), 1 when any failed \
             or timed out, 130 on Ctrl-C (143 on SIGTERM). With --threshold, the fetches this run \
             made are checked instead, one line each on standard error: 99 when a threshold is \
@@ -186,14 +190,20 @@ struct FetchCommand: AsyncParsableCommand {
             throw OutputClosed()
         }
         if let writeFailure { throw writeFailure }
-        if !threshold.thresholds.isEmpty {
-            // Over this run's fetches, as recorded: its session.
+        // This run's fetches, as recorded: its session.
+        if count > 1 || !threshold.thresholds.isEmpty {
             let run = HistoryFilter(sessionID: recorder.session.id)
             let statistics = try await store.read { db in try db.statistics(matching: run) }
             progress.stop()
-            return try ThresholdCheck.report(
-                ThresholdCheck.checks(threshold.thresholds, statistics: statistics, groupings: [], groups: [])
-            )
+            if count > 1 {
+                let topProblem = try await store.read { db in try db.statistics(matching: run, by: [.problem]).first }
+                StandardError.write(RunSummary(statistics: statistics, topProblem: topProblem).line + "\n")
+            }
+            if !threshold.thresholds.isEmpty {
+                return try ThresholdCheck.report(
+                    ThresholdCheck.checks(threshold.thresholds, statistics: statistics, groupings: [], groups: [])
+                )
+            }
         }
         if !completed.allSatisfy({ if case .succeeded = $0.outcome { true } else { false } }) {
             throw ExitCode.failure
