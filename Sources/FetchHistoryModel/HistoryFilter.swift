@@ -51,13 +51,17 @@ public struct HistoryFilter: Hashable, Sendable {
     /// Fetches that ended and took at most this long (`--max-duration`).
     /// A fetch still running, or interrupted, has no duration and never matches.
     public var maximumDuration: Duration?
+    /// Fetches whose problem (`Problem`: `HTTP 503`, `timed out`, an error
+    /// with what varies masked) is any of these keys (`--problem`; empty: no
+    /// fetch matches). A fetch that succeeded or is running has none.
+    public var problems: [String]?
 
     public init(
         status: FetchStatus? = nil, source: String? = nil, sessionID: UUID? = nil,
         since: Timestamp? = nil, until: Timestamp? = nil, containing: String? = nil,
         sources: [String]? = nil, sourceMatching: String? = nil, host: HostPattern? = nil,
         statuses: Set<FetchStatus>? = nil, httpStatuses: [HTTPStatusPattern]? = nil,
-        minimumDuration: Duration? = nil, maximumDuration: Duration? = nil
+        minimumDuration: Duration? = nil, maximumDuration: Duration? = nil, problems: [String]? = nil
     ) {
         self.host = host
         self.status = status
@@ -72,6 +76,7 @@ public struct HistoryFilter: Hashable, Sendable {
         self.httpStatuses = httpStatuses
         self.minimumDuration = minimumDuration
         self.maximumDuration = maximumDuration
+        self.problems = problems
     }
 
     /// Matches every fetch.

@@ -21,9 +21,9 @@ import FoundationEssentials
 /// }
 /// ```
 public protocol HistoryReader: Sendable {
-    /// Fetches matching `filter`, newest first (those of one millisecond in
-    /// reverse recording order); at most `limit` when given.
-    nonisolated(nonsending) func fetches(matching filter: HistoryFilter, limit: Int?) async throws -> [Fetch]
+    /// Fetches matching `filter`, in `order` (`newestFirst`: those of one
+    /// millisecond in reverse recording order); at most `limit` when given.
+    nonisolated(nonsending) func fetches(matching filter: HistoryFilter, order: FetchOrder, limit: Int?) async throws -> [Fetch]
 
     /// The newest `limit` fetches matching `filter`, as `fetches` gives them,
     /// and a cursor at the same moment, from which `fetchesEnded(after:…)`
@@ -67,10 +67,13 @@ public protocol HistoryReader: Sendable {
     nonisolated(nonsending) func sessionSummaries(matching filter: SessionFilter, limit: Int?) async throws -> [SessionSummary]
 
     /// Counts, latencies and rates of the fetches matching `filter`, and,
-    /// when `grouping` is given, the same counted per group: one read, so
-    /// the groups add up to the totals.
+    /// per group of `groupings` (none, one or two; `stats --by
+    /// source,problem`), the same counted per group, a second grouping's
+    /// groups within the first's (`StatisticsGroup.subgroups`): one read, so
+    /// the groups add up to the totals. Groups come in key order; problems
+    /// (`StatisticsGrouping.problem`) most frequent first.
     nonisolated(nonsending) func statistics(
-        matching filter: HistoryFilter, by grouping: StatisticsGrouping?
+        matching filter: HistoryFilter, by groupings: [StatisticsGrouping]
     ) async throws -> (overall: HistoryStatistics, groups: [StatisticsGroup])
 
     /// What `HistoryWriter.deleteFetches(rule)` would delete now, deleting nothing.
@@ -78,6 +81,20 @@ public protocol HistoryReader: Sendable {
 }
 
 extension HistoryReader {
+    /// Fetches matching `filter`, newest first (those of one millisecond in
+    /// reverse recording order); at most `limit` when given.
+    public nonisolated(nonsending) func fetches(matching filter: HistoryFilter, limit: Int?) async throws -> [Fetch] {
+        try await fetches(matching: filter, order: .newestFirst, limit: limit)
+    }
+
+    /// Counts, latencies and rates of the fetches matching `filter`, and,
+    /// when `grouping` is given, the same counted per group.
+    public nonisolated(nonsending) func statistics(
+        matching filter: HistoryFilter, by grouping: StatisticsGrouping?
+    ) async throws -> (overall: HistoryStatistics, groups: [StatisticsGroup]) {
+        try await statistics(matching: filter, by: grouping.map { [$0] } ?? [])
+    }
+
     /// The sessions, newest first, with their counts; at most `limit`.
     public nonisolated(nonsending) func sessionSummaries(limit: Int?) async throws -> [SessionSummary] {
         try await sessionSummaries(matching: .all, limit: limit)
@@ -104,7 +121,7 @@ extension HistoryReader {
 
     /// Counts, latencies and rates of the fetches matching `filter`.
     public nonisolated(nonsending) func statistics(matching filter: HistoryFilter) async throws -> HistoryStatistics {
-        try await statistics(matching: filter, by: nil).overall
+        try await statistics(matching: filter, by: []).overall
     }
 }
 

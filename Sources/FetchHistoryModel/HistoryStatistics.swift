@@ -46,22 +46,37 @@ public struct HistoryStatistics: Hashable, Sendable {
     public struct Latency: Hashable, Sendable {
         public var p50: Int64
         public var p90: Int64
+        public var p95: Int64
         public var p99: Int64
         public var max: Int64
 
-        public init(p50: Int64, p90: Int64, p99: Int64, max: Int64) {
+        public init(p50: Int64, p90: Int64, p95: Int64, p99: Int64, max: Int64) {
             self.p50 = p50
             self.p90 = p90
+            self.p95 = p95
             self.p99 = p99
             self.max = max
+        }
+
+        /// The percentiles every latency has, in the order `init(ranked:max:)` takes them.
+        package static let percents = [50, 90, 95, 99]
+
+        /// The nearest rank of `percent` among `count` durations: the
+        /// ⌈p·n/100⌉-th, counted from 1.
+        package static func rank(_ percent: Int, of count: Int) -> Int {
+            (percent * count + 99) / 100
+        }
+
+        /// The durations at the ranks of `percents`, in that order, and the largest.
+        package init(ranked: [Int64], max: Int64) {
+            self.init(p50: ranked[0], p90: ranked[1], p95: ranked[2], p99: ranked[3], max: max)
         }
 
         /// The nearest-rank percentiles (the ⌈p·n/100⌉-th) of `durations`,
         /// in ascending order; nil when there are none.
         public init?(ascending durations: [Int64]) {
             guard let last = durations.last else { return nil }
-            let rank = { (percent: Int) in durations[(percent * durations.count + 99) / 100 - 1] }
-            self.init(p50: rank(50), p90: rank(90), p99: rank(99), max: last)
+            self.init(ranked: Self.percents.map { durations[Self.rank($0, of: durations.count) - 1] }, max: last)
         }
     }
 }

@@ -18,6 +18,10 @@ public enum StatisticsGrouping: String, CaseIterable, Hashable, Sendable {
     case session
     /// The HTTP status the fetch got, `200`; `-` for none.
     case status
+    /// What went wrong (`Problem`'s key): only the fetches that did not
+    /// succeed have one, so a group of problems holds those alone. Keyed in
+    /// Swift, never by SQL: `ProblemTally` counts them.
+    case problem
 
     /// The key of a week: the local date of its Monday, from the local
     /// date `day` (`2026-11-22` → `2026-11-16`).
@@ -40,7 +44,7 @@ public enum StatisticsGrouping: String, CaseIterable, Hashable, Sendable {
         case .hour: 60
         case .day: 1_440
         case .week: 10_080
-        case .source, .outcome, .host, .session, .status: 0
+        case .source, .outcome, .host, .session, .status, .problem: 0
         }
         guard step > 0, let start = CivilTime(key: first[...]), let end = CivilTime(key: last[...]),
               start.minutes <= end.minutes, (end.minutes - start.minutes) / step < Int64(limit)

@@ -32,6 +32,10 @@ package enum StoredCondition: Hashable, Sendable {
     /// A session holding a fetch of the `stored` outcomes, or one not ended
     /// whose recorder is alive (`running`) or gone (`interrupted`).
     case sessionHasFetch(stored: [String], running: Bool, interrupted: Bool)
+    /// The fetch's problem (`Problem`) is one of these keys: what the keys
+    /// ask of the stored columns, and an error's key compared where the
+    /// store can compute it (`ProblemMatch`). After the indexed conditions.
+    case problem(ProblemMatch)
     /// The error, source or value contains the text, ignoring case
     /// (`TextSearch`): last, so that the cheap, indexed conditions narrow
     /// the rows first.
@@ -59,6 +63,7 @@ extension HistoryFilter {
         let (least, most) = durationBoundsMilliseconds
         if let least { conditions.append(.durationAtLeast(least)) }
         if let most { conditions.append(.durationAtMost(most)) }
+        if let problems { conditions.append(.problem(ProblemMatch(keys: problems))) }
         if let containing { conditions.append(.contains(containing)) }
         return conditions
     }

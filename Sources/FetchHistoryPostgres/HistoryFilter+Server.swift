@@ -5,8 +5,9 @@ extension ServerQuery {
     /// Appends ` WHERE …` for `filter` (nothing when it has no condition),
     /// every value bound. `--grep` (`containing`) is not among them: its
     /// case folding is Swift's (`TextSearch`), which no SQL of PostgreSQL's
-    /// reproduces, so the rows are searched as they arrive
-    /// (`ServerQuery.keeps(_:for:)`).
+    /// reproduces; nor is an error's problem key (`--problem`), Swift's
+    /// masking: the rows are narrowed here and checked as they arrive
+    /// (`ClientCheck`).
     mutating func appendConditions(_ filter: HistoryFilter, and more: [String] = []) {
         appendWhere(more + filter.storedConditions.compactMap { sql($0) })
     }
@@ -46,6 +47,7 @@ extension ServerQuery {
             }.joined(separator: " OR ") + ")"
         case .durationAtLeast(let milliseconds): "duration_ms >= \(bind(milliseconds))"
         case .durationAtMost(let milliseconds): "duration_ms <= \(bind(milliseconds))"
+        case .problem(let match): problemCondition(match)
         case .contains: nil
         case .sessionHasFetch(let stored, _, _):
             // Every fetch there has ended (one whose recorder died went as interrupted).
@@ -57,6 +59,22 @@ extension ServerQuery {
     private mutating func sessionHasFetch(_ outcomes: [String]) -> String {
         guard !outcomes.isEmpty else { return "false" }
         return "EXISTS (SELECT 1 FROM fetch_history.fetch f WHERE f.session_id = session.id AND f.outcome = ANY(\(bind(outcomes))))"
+    }
+
+    /// What `match`'s keys ask of the stored columns; an error's key itself
+    /// is compared by the client (`ClientCheck`). A fetch reaches the server
+    /// once it has ended: one whose recorder died was pushed as interrupted,
+    /// so `match.interrupted` asks nothing more.
+    private mutating func problemCondition(_ match: ProblemMatch) -> String {
+        var terms: [String] = []
+        if !match.outcomes.isEmpty { terms.append("outcome = ANY(\(bind(match.outcomes)))") }
+        if !match.httpStatuses.isEmpty {
+            terms.append("(outcome = 'failed' AND http_status = ANY(\(bind(match.httpStatuses.map(Int32.init)))))")
+        }
+        if !match.errorKeys.isEmpty {
+            terms.append("(outcome = 'failed' AND (http_status IS NULL OR http_status BETWEEN 200 AND 299))")
+        }
+        return terms.isEmpty ? "false" : "(" + terms.joined(separator: " OR ") + ")"
     }
 
     /// The condition on `source` for `--source` (see `SourceMatch`).
@@ -74,8 +92,25 @@ extension ServerQuery {
         return "(" + terms.joined(separator: " OR ") + ")"
     }
 
+}
+
+/// What `ServerQuery.appendConditions` leaves to the client: the text
+/// `--grep` searches for, and the keys `--problem` names.
+struct ClientCheck {
+    let needle: TextSearch.Needle?
+    let problem: ProblemMatch?
+
+    init(_ filter: HistoryFilter) {
+        needle = filter.containing.map(TextSearch.Needle.init)
+        problem = filter.problems.map { ProblemMatch(keys: $0) }
+    }
+
+    /// Whether every fetch the server gives passes.
+    var isEmpty: Bool { needle == nil && problem == nil }
+
     /// Whether `fetch` passes what `appendConditions` left to the client.
-    static func keeps(_ fetch: Fetch, for needle: TextSearch.Needle?) -> Bool {
+    func keeps(_ fetch: Fetch) -> Bool {
+        if let problem, !problem.matches(fetch) { return false }
         guard let needle else { return true }
         return [fetch.errorMessage, fetch.source, fetch.value?.json].contains { text in text.map(needle.isFound) ?? false }
     }

@@ -8,8 +8,8 @@ extension PostgresHistory: HistoryReader {
     static let fetchTable = "fetch_history.fetch"
     static let sessionTable = "fetch_history.session"
 
-    package nonisolated(nonsending) func fetches(matching filter: HistoryFilter, limit: Int?) async throws -> [Fetch] {
-        try await run("read fetches") { [self] in try await readFetches(filter, limit: limit) }
+    package nonisolated(nonsending) func fetches(matching filter: HistoryFilter, order: FetchOrder, limit: Int?) async throws -> [Fetch] {
+        try await run("read fetches") { [self] in try await readFetches(filter, order: order, limit: limit) }
     }
 
     package nonisolated(nonsending) func listing(matching filter: HistoryFilter, limit: Int?) async throws -> HistoryListing {
@@ -39,11 +39,11 @@ extension PostgresHistory: HistoryReader {
                     "NOT pg_visible_in_snapshot(pushed_xid, \(snapshot)::pg_snapshot)",
                 ])
                 query.append(" ORDER BY started_at, seq")
-                let needle = filter.containing.map(TextSearch.Needle.init)
+                let check = ClientCheck(filter)
                 var ended: [Fetch] = []
                 for try await row in try await connection.query(query.query, logger: logger) {
                     let fetch = try Fetch(serverRow: row)
-                    if ServerQuery.keeps(fetch, for: needle) { ended.append(fetch) }
+                    if check.keeps(fetch) { ended.append(fetch) }
                 }
                 return (ended, next)
             }
@@ -59,10 +59,10 @@ extension PostgresHistory: HistoryReader {
             var query = ServerQuery("SELECT \(StoredFetch.Column.serverSelectList) FROM \(Self.fetchTable)")
             query.appendConditions(filter)
             query.append(" ORDER BY started_at, seq")
-            let needle = filter.containing.map(TextSearch.Needle.init)
+            let check = ClientCheck(filter)
             try await withCursor(query) { row in
                 let fetch = try Fetch(serverRow: row)
-                if ServerQuery.keeps(fetch, for: needle) { try body(fetch) }
+                if check.keeps(fetch) { try body(fetch) }
                 return true
             }
         }
@@ -138,21 +138,26 @@ extension PostgresHistory: HistoryReader {
 
     // MARK: - Helpers
 
-    /// Fetches matching `filter`, newest first; at most `limit`. Searched
-    /// text (`containing`) is matched here, reading until enough match.
-    func readFetches(_ filter: HistoryFilter, limit: Int?) async throws -> [Fetch] {
+    /// Fetches matching `filter`, in `order`; at most `limit`. What the
+    /// client checks (`ClientCheck`: searched text, an error's problem) is
+    /// matched here, reading until enough match.
+    func readFetches(_ filter: HistoryFilter, order: FetchOrder = .newestFirst, limit: Int?) async throws -> [Fetch] {
         var query = ServerQuery("SELECT \(StoredFetch.Column.serverSelectList) FROM \(Self.fetchTable)")
         query.appendConditions(filter)
-        query.append(" ORDER BY started_at DESC, seq DESC")
-        guard let text = filter.containing else {
+        let orderBy = switch order {
+        case .newestFirst: " ORDER BY started_at DESC, seq DESC"
+        case .longestFirst: " ORDER BY duration_ms DESC NULLS LAST, started_at DESC, seq DESC"
+        }
+        query.append(orderBy)
+        let check = ClientCheck(filter)
+        guard !check.isEmpty else {
             if let limit { query.append(" LIMIT \(query.bind(limit))") }
             return try await connection.query(query.query, logger: logger).collect().map(Fetch.init(serverRow:))
         }
-        let needle = TextSearch.Needle(text)
         var found: [Fetch] = []
         try await withCursor(query) { row in
             let fetch = try Fetch(serverRow: row)
-            if ServerQuery.keeps(fetch, for: needle) { found.append(fetch) }
+            if check.keeps(fetch) { found.append(fetch) }
             return limit.map { found.count < $0 } ?? true
         }
         return found

@@ -105,13 +105,13 @@ struct CSVAndFieldsTests {
 
         // Then the totals row has every count, the rate as a fraction and the percentiles in ms
         #expect(try Self.records(totals.standardOutput) == [
-            ["fetches", "succeeded", "failed", "cancelled", "timed-out", "interrupted", "running", "successRate", "p50Ms", "p90Ms", "p99Ms", "maxMs"],
-            ["2", "1", "1", "0", "0", "0", "0", "0.5", "100", "100", "100", "100"],
+            ["fetches", "succeeded", "failed", "cancelled", "timed-out", "interrupted", "running", "successRate", "p50Ms", "p90Ms", "p99Ms", "maxMs", "p95Ms"],
+            ["2", "1", "1", "0", "0", "0", "0", "0.5", "100", "100", "100", "100", "100"],
         ], "\(totals)")
         // and a row per source, in key order, with the percentiles of its succeeded fetches (none: empty)
         #expect(try Self.records(bySource.standardOutput) == [
-            [Fixtures.otherSource, "1", "0", "1", "0", "0", "0", "0", "0.0", "", "", "", ""],
-            ["random", "1", "1", "0", "0", "0", "0", "0", "1.0", "100", "100", "100", "100"],
+            [Fixtures.otherSource, "1", "0", "1", "0", "0", "0", "0", "0.0", "", "", "", "", ""],
+            ["random", "1", "1", "0", "0", "0", "0", "0", "1.0", "100", "100", "100", "100", "100"],
         ], "\(bySource)")
     }
 

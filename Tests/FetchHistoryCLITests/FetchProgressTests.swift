@@ -35,11 +35,12 @@ struct FetchProgressTests {
         // Then the first fetch was announced with its number while it ran
         #expect(shown, "\(result)")
         #expect(result.status == 0 && !result.wasSignalled, "\(result)")
-        // And the screen holds the three rows, each on a line of its own, and nothing else
+        // And the screen holds the three rows, each on a line of its own, the run's summary, and nothing else
         let screen = TerminalScreen(result.transcript)
         let ids = try await sandbox.exportedRecords().map { String($0.id.prefix(8)) }
         #expect(ids.count == 3)
-        #expect(screen.lines.count == 4, "\(screen.lines)")
+        #expect(screen.lines.count == 5, "\(screen.lines)")
+        #expect(screen.lines.dropLast().last?.hasPrefix("3 fetches: 3 succeeded; p50 ") == true, "\(screen.lines)")
         for (line, id) in zip(screen.lines, ids.sorted()) {
             #expect(line.hasPrefix(id) && line.hasSuffix("random"), "\(screen.lines)")
         }
@@ -131,11 +132,12 @@ struct FetchProgressTests {
         // When they run to the end
         let result = try await child.wait()
 
-        // Then it exits 1, with two timed-out rows and no progress left anywhere
+        // Then it exits 1, with two timed-out rows, the summary, and no progress left anywhere
         #expect(result.status == 1, "\(result)")
         #expect(result.transcript.contains("[1/2] fetching…"), "\(result)")
         let screen = TerminalScreen(result.transcript)
-        #expect(screen.lines.count == 3 && screen.lines.prefix(2).allSatisfy { $0.contains("timed-out") }, "\(screen.lines)")
+        #expect(screen.lines.count == 4 && screen.lines.prefix(2).allSatisfy { $0.contains("timed-out") }, "\(screen.lines)")
+        #expect(screen.lines[2] == "2 fetches: 2 timed-out; p50 -, p95 -; top problem: timed out (2)", "\(screen.lines)")
         #expect(screen.lines.last == "", "\(screen.lines)")
         #expect(progressLeft(screen).isEmpty, "\(screen.lines)")
     }
@@ -194,10 +196,11 @@ struct FetchProgressTests {
         let text = try await sandbox.run("fetch", "--count", "2", "--interval", "200ms", "--latency", "300ms")
         let json = try await sandbox.run("fetch", "--count", "2", "--interval", "0", "--latency", "300ms", "--format", "jsonl")
 
-        // Then standard error is empty, and standard output holds only the rows
+        // Then standard error holds the run's summary alone, and standard output only the rows
         for result in [text, json] {
             #expect(result.status == 0, "\(result)")
-            #expect(result.standardErrorData.isEmpty, "\(result)")
+            #expect(result.standardError.hasPrefix("2 fetches: 2 succeeded; p50 ") && result.standardError.count { $0 == "\n" } == 1, "\(result)")
+            #expect(!result.standardError.contains("\r") && !result.standardError.contains("\u{1B}"), "\(result)")
             #expect(result.lines.count == 2, "\(result)")
             #expect(!result.standardOutput.contains("\r") && !result.standardOutput.contains("\u{1B}"), "\(result)")
         }

@@ -178,7 +178,7 @@ struct FilterOptionTests {
         // Then stats counts those three, its latency from the two that succeeded, and export writes them
         let object = try #require(try JSONSerialization.jsonObject(with: stats.standardOutputData) as? [String: Any], "\(stats)")
         #expect(object["total"] as? Int == 3, "\(stats)")
-        #expect((object["latencyMs"] as? [String: Int]) == ["p50": 250, "p90": 1_000, "p99": 1_000, "max": 1_000], "\(stats)")
+        #expect((object["latencyMs"] as? [String: Int]) == ["p50": 250, "p90": 1_000, "p95": 1_000, "p99": 1_000, "max": 1_000], "\(stats)")
         #expect(try export.lines.map { try ExportRecord(jsonLine: $0).durationMs } == [250, 999, 1_000], "\(export)")
     }
 

@@ -34,7 +34,9 @@ struct NarrowTerminalTests {
 
     static let commands: [[String]] = [
         ["list"], ["stats", "--by", "source"], ["stats", "--by", "outcome"], ["stats", "--by", "hour"],
-        ["stats", "--by", "day"], ["stats", "--by", "host"], ["sessions"],
+        ["stats", "--by", "day"], ["stats", "--by", "host"], ["sessions"], ["stats", "--by", "problem"],
+        ["stats", "--by", "source,problem"], ["stats", "--by", "problem,host", "--since", "2026-11-20", "--compare"],
+        ["stats", "--by", "host,source", "--since", "2026-11-20", "--compare", "--summary"],
     ]
 
     @Test(arguments: [60, 80, 100, 160])
@@ -159,11 +161,11 @@ struct NarrowTerminalTests {
             .make("cancelled", id: Ids.fetch(3), at: Fixtures.day0 + 2), .make("timed-out", id: Ids.fetch(4), at: Fixtures.day0 + 3),
         ])
 
-        // When stats --by source is shown at 90 columns (its whole table takes 113)
+        // When stats --by source is shown at 90 columns (its whole table takes 120)
         let result = try await sandbox.run(["stats", "--by", "source"], environment: sandbox.environment(.sandbox, ["COLUMNS": "90"]))
 
         // Then the three columns of zeros go, and the others keep their long headers
         #expect(result.lines.first { $0.hasPrefix("SOURCE") }?.split(separator: " ", omittingEmptySubsequences: true)
-            == ["SOURCE", "FETCHES", "SUCCEEDED", "CANCELLED", "TIMED-OUT", "SUCCESS", "RATE", "P50", "P90", "P99"], "\(result)")
+            == ["SOURCE", "FETCHES", "SUCCEEDED", "CANCELLED", "TIMED-OUT", "SUCCESS", "RATE", "P50", "P90", "P95", "P99"], "\(result)")
     }
 }

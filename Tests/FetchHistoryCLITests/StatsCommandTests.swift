@@ -31,7 +31,7 @@ struct StatsCommandTests {
                     let rank = Int((p / 100 * Double(durations.count)).rounded(.up))
                     return durations[max(rank, 1) - 1]
                 }
-                latency = ["p50": percentile(50), "p90": percentile(90), "p99": percentile(99), "max": durations.last!]
+                latency = ["p50": percentile(50), "p90": percentile(90), "p95": percentile(95), "p99": percentile(99), "max": durations.last!]
             }
         }
 
@@ -133,7 +133,7 @@ struct StatsCommandTests {
             "interrupted   2",
             "running       0",
             "success rate  50.0%  (3 succeeded of 6 that succeeded, failed or timed out)",
-            "latency       p50 950ms  p90 1.250s  p99 1.250s  max 1.250s",
+            "latency       p50 950ms  p90 1.250s  p95 1.250s  p99 1.250s  max 1.250s",
             "",
             "latency of succeeded fetches",
             "  100ms-250ms  1  33.3%  ########################################",
@@ -194,7 +194,7 @@ struct StatsCommandTests {
         }
         #expect(json.lines == [
             #"{"total":20,"counts":{"succeeded":1,"failed":19,"cancelled":0,"timed-out":0,"interrupted":0,"running":0},"#
-                + #""decidedBySource":20,"successRate":0.050000,"latencyMs":{"p50":20,"p90":20,"p99":20,"max":20},"#
+                + #""decidedBySource":20,"successRate":0.050000,"latencyMs":{"p50":20,"p90":20,"p99":20,"max":20,"p95":20},"#
                 + #""histogram":[\#(histogram.joined(separator: ","))],"by":null}"#,
         ], "\(json)")
         #expect(text.lines.contains("success rate  5.0%  (1 succeeded of 20 that succeeded, failed or timed out)"), "\(text)")
@@ -258,12 +258,14 @@ struct StatsGroupLatencyTests {
         let json = try await sandbox.succeed("stats", "--by", "source", "--format", "json")
         let table = try await sandbox.succeed("stats", "--by", "source")
 
-        // Then each group has p50/p90/p99/max of its own succeeded durations (⌈p·n/100⌉-th), the failure left out
+        // Then each group has p50/p90/p95/p99/max of its own succeeded durations (⌈p·n/100⌉-th), the failure left out
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let groups = try #require((object["by"] as? [String: Any])?["groups"] as? [[String: Any]])
         let latencies = groups.map { $0["latencyMs"] as? [String: Int] }
-        #expect(latencies == [["p50": 500, "p90": 500, "p99": 500, "max": 500], ["p50": 50, "p90": 90, "p99": 100, "max": 100]], "\(json)")
-        #expect(table.lines.last { $0.hasPrefix("random") }?.hasSuffix("50ms   90ms  100ms") == true, "\(table)")
+        #expect(latencies == [
+            ["p50": 500, "p90": 500, "p95": 500, "p99": 500, "max": 500], ["p50": 50, "p90": 90, "p95": 100, "p99": 100, "max": 100],
+        ], "\(json)")
+        #expect(table.lines.last { $0.hasPrefix("random") }?.hasSuffix("50ms   90ms  100ms  100ms") == true, "\(table)")
     }
 
     @Test func aFilterWithoutSucceededFetchesGivesNoPercentiles() async throws {

@@ -76,7 +76,7 @@ struct StatsOverTimeTests {
             "                  ... 3 hours without fetches",
             "2026-11-20 17:00        1  \(bar(10) + bar(20, " "))  800ms  \(bar(30))",
         ], "\(plain)")
-        #expect(plain.lines.contains("latency       p50 200ms  p90 800ms  p99 800ms  max 800ms"), "\(plain)")
+        #expect(plain.lines.contains("latency       p50 200ms  p90 800ms  p95 800ms  p99 800ms  max 800ms"), "\(plain)")
         #expect(!plain.standardOutput.contains("latency of succeeded fetches"), "\(plain)")
         // At 80 columns each bar has 21 cells: the p90 of 400ms is half of 800ms's, 10½ blocks
         #expect(terminal.status == 0, "\(terminal)")
@@ -125,9 +125,9 @@ struct StatsOverTimeTests {
 
         // Then the quiet day is a row of zeros
         #expect(result.standardOutput.split(separator: "\r\n") == [
-            "2026-11-20,1,1,0,0,0,0,0,1.0,10,10,10,10",
-            "2026-11-21,0,0,0,0,0,0,0,,,,,",
-            "2026-11-22,1,0,1,0,0,0,0,0.0,,,,",
+            "2026-11-20,1,1,0,0,0,0,0,1.0,10,10,10,10,10",
+            "2026-11-21,0,0,0,0,0,0,0,,,,,,",
+            "2026-11-22,1,0,1,0,0,0,0,0.0,,,,,",
         ], "\(result)")
     }
 

@@ -224,7 +224,7 @@ import FetchHistory
 
         #expect(statistics.total == 103)
         #expect(statistics.counts == [.succeeded: 100, .failed: 1, .cancelled: 1, .timedOut: 1])
-        #expect(statistics.latency == HistoryStatistics.Latency(p50: 50, p90: 90, p99: 99, max: 100))
+        #expect(statistics.latency == HistoryStatistics.Latency(p50: 50, p90: 90, p95: 95, p99: 99, max: 100))
         // How often the source answered: the user's cancellation counts neither way
         #expect(statistics.decidedCount == 102)
         #expect(statistics.successRate == 100.0 / 102.0)
@@ -245,7 +245,7 @@ import FetchHistory
 
         // Then the succeeded ones have their latency, the failed ones none
         #expect(succeeded.counts == [.succeeded: 3])
-        #expect(succeeded.latency == HistoryStatistics.Latency(p50: 20, p90: 30, p99: 30, max: 30))
+        #expect(succeeded.latency == HistoryStatistics.Latency(p50: 20, p90: 30, p95: 30, p99: 30, max: 30))
         #expect(failed.counts == [.failed: 1])
         #expect(failed.latency == nil)
     }

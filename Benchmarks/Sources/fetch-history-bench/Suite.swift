@@ -57,6 +57,7 @@ struct Suite {
         try exportComparisons()
         try listComparisons()
         try statsComparison()
+        try problemStatsComparison()
         try reportComparison()
         try processStart()
         try bulkLoadComparisons()
@@ -202,6 +203,23 @@ struct Suite {
             name: "stats", subject: "fetch-history", subjectMedian: runs.subject.median,
             baseline: "sqlite3 GROUP BY + percentiles", baselineMedian: runs.baseline.median, unit: .milliseconds,
             target: .timeRatioAtMost(1, stated: "≤ 1×"), repetitions: runs.subject.values.count
+        ))
+    }
+
+    /// `stats --by problem` against `stats --by source` on the same history
+    /// (issue 34: ≤ 1.5×): both read every row they group, the problems
+    /// only those that did not succeed, each distinct error masked once.
+    private mutating func problemStatsComparison() throws {
+        log("stats --by problem")
+        let db = database(size)
+        let runs = try alternate(
+            ChildProcess([cli, "stats", "--by", "problem", "-d", db]), ChildProcess([cli, "stats", "--by", "source", "-d", db]),
+            repetitions: repetitions(7)
+        )
+        report.comparisons.append(Comparison(
+            name: "stats --by problem", subject: "fetch-history", subjectMedian: runs.subject.median,
+            baseline: "`stats --by source` on the same history", baselineMedian: runs.baseline.median, unit: .milliseconds,
+            target: .timeRatioAtMost(1.5, stated: "≤ 1.5×"), repetitions: runs.subject.values.count
         ))
     }
 

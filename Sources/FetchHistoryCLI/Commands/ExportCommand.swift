@@ -28,7 +28,8 @@ struct ExportCommand: HistoryCommand {
             --format junit writes JUnit XML, the test report CI systems show: a test suite per \
             session (--by source: per source), a test case per fetch; failed and timed-out \
             fetches are failures with their error, cancelled ones skipped, interrupted ones \
-            errors. --format har writes HAR 1.2, which browser developer tools and HTTP tools \
+            errors; each --threshold adds a test case to a suite named thresholds, failing \
+            when the figure over the fetches exported crosses it. --format har writes HAR 1.2, which browser developer tools and HTTP tools \
             open: an entry per fetch of an HTTP(S) URL (the others are skipped and counted on \
             standard error), a page per session. Neither is read back by `import`.
 
@@ -44,6 +45,7 @@ struct ExportCommand: HistoryCommand {
               fetch-history export --outcome failed,timed-out --since yesterday --until today
               fetch-history export --status 4xx,5xx --min-duration 500ms --format jsonl
               fetch-history export --format junit --since 1d --output fetches.xml
+              fetch-history export --format junit --since 1h --threshold 'failure-rate<1%' --output ci.xml
               fetch-history export --format har --source example.com --output fetches.har
             """
     )
@@ -56,6 +58,8 @@ struct ExportCommand: HistoryCommand {
 
     @OptionGroup var junit: JUnitOption
 
+    @OptionGroup var threshold: ThresholdOption
+
     @OptionGroup var fields: FieldsOption
     @OptionGroup var header: HeaderOption
 
@@ -67,6 +71,9 @@ struct ExportCommand: HistoryCommand {
             throw ValidationError("--fields applies to --format json, jsonl and csv only, not \(format.rawValue)")
         }
         try junit.validate(format: format.rawValue)
+        if !threshold.thresholds.isEmpty, format != .junit {
+            throw ValidationError("--threshold applies to --format junit only, not \(format.rawValue); stats --threshold checks any history")
+        }
     }
 
     @Option(
@@ -85,7 +92,7 @@ struct ExportCommand: HistoryCommand {
     @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws {
         guard let records = format.records else {
             if format == .junit {
-                _ = try await junit.write(history, matching: filters.filter(in: history), to: output)
+                _ = try await junit.write(history, matching: filters.filter(in: history), thresholds: threshold.thresholds, to: output)
                 return
             }
             return try await writeHAR(history, to: output)

@@ -22,8 +22,14 @@ struct FetchCommand: AsyncParsableCommand {
             goes away (`| head -1`), fetch stops at once: the fetch in flight is recorded as \
             cancelled, nothing more is fetched, and it exits 0 quietly.
 
+            With --count above 1, it ends with one line on standard error: the fetches counted \
+            per outcome, the p50 and p95 of those that succeeded, and the most frequent problem \
+            (as stats --by problem names it).
+
             Exit status: 0 when every fetch succeeded (or the reader left), 1 when any failed \
-            or timed out, 130 on Ctrl-C (143 on SIGTERM).
+            or timed out, 130 on Ctrl-C (143 on SIGTERM). With --threshold, the fetches this run \
+            made are checked instead, one line each on standard error: 99 when a threshold is \
+            crossed, 0 when all are met, however many fetches failed.
 
             Examples:
               fetch-history fetch
@@ -32,6 +38,7 @@ struct FetchCommand: AsyncParsableCommand {
               fetch-history fetch --count 100 --interval 100ms --format jsonl | head -3
               fetch-history fetch --source https://example.com/number --timeout 2s
               fetch-history fetch --source https://example.com/number --keep-body 4096
+              fetch-history fetch --count 20 --interval 0 --threshold 'failure-rate<10%' --threshold 'p95<1s'
 
             When an HTTP fetch fails on its answer (a status outside 2xx, a body that is no \
             value), the first 1 KiB of the body (--keep-body) and its Content-Type are \
@@ -77,6 +84,8 @@ struct FetchCommand: AsyncParsableCommand {
     var format = FetchFormat.text
 
     @OptionGroup var keepBody: KeepBodyOption
+
+    @OptionGroup var threshold: ThresholdOption
 
     func validate() throws {
         try OptionBounds.require(count, atLeast: 1, option: "--count")
@@ -181,6 +190,21 @@ struct FetchCommand: AsyncParsableCommand {
             throw OutputClosed()
         }
         if let writeFailure { throw writeFailure }
+        // This run's fetches, as recorded: its session.
+        if count > 1 || !threshold.thresholds.isEmpty {
+            let run = HistoryFilter(sessionID: recorder.session.id)
+            let statistics = try await store.read { db in try db.statistics(matching: run) }
+            progress.stop()
+            if count > 1 {
+                let topProblem = try await store.read { db in try db.statistics(matching: run, by: [.problem]).first }
+                StandardError.write(RunSummary(statistics: statistics, topProblem: topProblem).line + "\n")
+            }
+            if !threshold.thresholds.isEmpty {
+                return try ThresholdCheck.report(
+                    ThresholdCheck.checks(threshold.thresholds, statistics: statistics, groupings: [], groups: [])
+                )
+            }
+        }
         if !completed.allSatisfy({ if case .succeeded = $0.outcome { true } else { false } }) {
             throw ExitCode.failure
         }

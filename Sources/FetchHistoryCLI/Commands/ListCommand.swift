@@ -14,6 +14,9 @@ struct ListCommand: HistoryCommand {
             line ends). --fields id,outcome,durationMs gives those fields only, in that order, in json, \
             jsonl, tsv and csv.
 
+            --sort duration lists the longest first (of equal durations, the newest first); fetches \
+            with no duration (running, interrupted) come after every other, newest first.
+
             --follow prints the newest --limit fetches oldest first, then each fetch that ends afterwards, \
             recorded by any process, until Ctrl-C (exit 0). Idle, it sleeps on inotify and uses no processor time.
 
@@ -30,6 +33,8 @@ struct ListCommand: HistoryCommand {
               fetch-history list --format tsv --no-header | cut -f 4 | sort | uniq -c
               fetch-history list --limit 0 --format csv --fields id,outcome,durationMs > fetches.csv
               fetch-history list --follow --format jsonl --outcome failed
+              fetch-history list --sort duration --since 1d
+              fetch-history list --problem 'HTTP 503' --since today
             """
     )
 
@@ -50,6 +55,12 @@ struct ListCommand: HistoryCommand {
     @OptionGroup var header: HeaderOption
     @OptionGroup var fields: FieldsOption
 
+    @Option(help: ArgumentHelp(
+        "started (newest first, the default) or duration (longest first; fetches with no duration last).",
+        valueName: "order"
+    ))
+    var sort = ListSort.started
+
     @Flag(name: [.customShort("f"), .long], help: "Then print each fetch as it ends, recorded by any process, until Ctrl-C.")
     var follow = false
 
@@ -66,6 +77,8 @@ struct ListCommand: HistoryCommand {
         }
         // A follower prints what ends from now on, after the newest: skipping those has no meaning.
         if follow, offset > 0 { throw ValidationError("--offset and --follow cannot be used together; choose one") }
+        // A follower prints fetches as they end: no other order can go on.
+        if follow, sort != .started { throw ValidationError("--sort \(sort.rawValue) and --follow cannot be used together; a follower lists by start") }
     }
 
     @MainActor func run() async throws {
@@ -94,7 +107,7 @@ struct ListCommand: HistoryCommand {
         } else {
             // The history reads past the skipped fetches as SQL's OFFSET would, so they are dropped here.
             let through = limit.map { $0 > Int.max - offset ? Int.max : $0 + offset }
-            fetches = Array(try await history.fetches(matching: filter, limit: through).dropFirst(offset))
+            fetches = Array(try await history.fetches(matching: filter, order: sort.order, limit: through).dropFirst(offset))
         }
         var printer = FetchPrinter(
             output: OutputStream.standardOutput(), format: format, header: !header.noHeader, color: Terminal.wantsColor(database.color),
@@ -128,6 +141,18 @@ struct ListCommand: HistoryCommand {
                 for fetch in try await history.fetchesEnded(after: &cursor, matching: filter) { try printer.write(fetch) }
                 try printer.flush()
             }
+        }
+    }
+}
+
+/// The order `list --sort` names.
+enum ListSort: String, ExpressibleByArgument, CaseIterable {
+    case started, duration
+
+    var order: FetchOrder {
+        switch self {
+        case .started: .newestFirst
+        case .duration: .longestFirst
         }
     }
 }

@@ -22,7 +22,8 @@ struct ReportCommand: HistoryCommand {
             left out; the page says so.
 
             --format junit writes what `export --format junit` writes: a test suite per session \
-            (--by source: per source), a test case per fetch.
+            (--by source: per source), a test case per fetch; each --threshold adds a test case to a \
+            suite named thresholds, failing when crossed.
 
             The file is written under a temporary name and renamed at the end: a failed report \
             leaves no half-written file. `--output -` is standard output.
@@ -44,6 +45,8 @@ struct ReportCommand: HistoryCommand {
 
     @OptionGroup var junit: JUnitOption
 
+    @OptionGroup var threshold: ThresholdOption
+
     @Option(help: ArgumentHelp(
         "What a lane of the HTML timeline holds: a session (grouped by host; past 60, a host), a host or a source.",
         valueName: "session|host|source"
@@ -63,6 +66,9 @@ struct ReportCommand: HistoryCommand {
         if lanes != nil, format != .html {
             throw ValidationError("--lanes applies to --format html only, not \(format.rawValue)")
         }
+        if !threshold.thresholds.isEmpty, format != .junit {
+            throw ValidationError("--threshold applies to --format junit only, not \(format.rawValue); stats --threshold checks any history")
+        }
     }
 
     @MainActor func run() async throws {
@@ -79,7 +85,7 @@ struct ReportCommand: HistoryCommand {
     /// Writes the report and returns how many fetches it holds.
     @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws -> Int {
         let filter = try await filters.filter(in: history)
-        guard format == .html else { return try await junit.write(history, matching: filter, to: output) }
+        guard format == .html else { return try await junit.write(history, matching: filter, thresholds: threshold.thresholds, to: output) }
         let statistics = try await history.statistics(matching: filter)
         let newest = try await history.fetches(matching: filter, limit: 1).first
         nonisolated(unsafe) var report = HTMLReport(

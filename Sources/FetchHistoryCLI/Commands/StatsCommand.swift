@@ -14,10 +14,18 @@ struct StatsCommand: HistoryCommand {
 
             Percentiles are nearest-rank over the durations of succeeded fetches; the histogram \
             counts them in buckets of 10ms, 25ms, 50ms, 100ms, … 1m (bars on a terminal, plain \
-            text otherwise). --by adds a table of the counts per source, host, outcome, session, HTTP \
-            status (- for none), or local minute, hour, day or week (the date of its Monday). \
+            text otherwise). --by prints a table of the counts per source, host, outcome, session, \
+            HTTP status (- for none), local minute, hour, day or week (the date of its Monday), or \
+            problem, in place of the summary (--summary prints both). --by problem groups the \
+            fetches that did not succeed by what went wrong — HTTP 503, timed out, or an error with \
+            what varies (numbers, ids, quoted text, URLs, addresses) masked — most frequent first, \
+            with each problem's share, sources, hosts, first and last start, and an example id \
+            (show takes it). Two groupings (--by source,problem, or --by twice) give a row per pair. \
             --format csv gives the numbers as RFC 4180: with --by, a row per group; without, one \
             row of the totals and the latency percentiles in milliseconds.
+
+            --compare, with --since, sets the period of equal length just before --since beside \
+            each figure, and the change; a group with no fetch before is new.
 
             --over charts the fetches over time instead of the histogram: a line per local minute, \
             hour, day or week from the first with fetches to the last, with a bar for how many \
@@ -25,16 +33,23 @@ struct StatsCommand: HistoryCommand {
             without fetches in a row fold into one line. --format json and csv give every bucket's \
             numbers, those without fetches included.
 
+            --threshold checks a figure against a limit after the output, one line each on \
+            standard error, and exits 99 when any is crossed (0 when all are met); with --by, each \
+            group is checked.
+
             Examples:
               fetch-history stats
               fetch-history stats --since 7d --source random --format json
               fetch-history stats --session 853a984f
               fetch-history stats --by source
-              fetch-history stats --host 'ci-*' --by host
+              fetch-history stats --by problem --since 1d --compare
+              fetch-history stats --by source,problem
+              fetch-history stats --host 'ci-*' --by host,source --summary
               fetch-history stats --since 2d --by hour --format json
               fetch-history stats --since today --status 5xx --by source
               fetch-history stats --outcome succeeded --min-duration 1s
               fetch-history stats --grep 'HTTP 503' --by day
+              fetch-history stats --since 1h --threshold 'failure-rate<1%' --threshold 'p95<500ms'
               fetch-history stats --since 2d --over hour
               fetch-history stats --since 30d --over day --format json
             """
@@ -44,11 +59,16 @@ struct StatsCommand: HistoryCommand {
 
     @OptionGroup var filters: FilterOptions
 
-    @Option(help: ArgumentHelp(
-        "Also count per source, host, outcome, session, HTTP status, or local minute, hour, day or week (named by its Monday).",
-        valueName: "grouping"
-    ))
-    var by: StatisticsGrouping?
+    @Option(
+        help: ArgumentHelp(
+            "Count per source, host, outcome, session, HTTP status, local minute, hour, day or week, or problem; two give a row per pair.",
+            discussion: "Two groupings are separated by a comma or given as two options: --by source,problem",
+            valueName: "grouping"
+        ),
+        completion: .list(StatisticsGrouping.allCases.map(\.rawValue)),
+        transform: StatsCommand.groupings
+    )
+    var by: [[StatisticsGrouping]] = []
 
     @Option(help: ArgumentHelp(
         "Chart the count and p90 latency per local minute, hour, day or week, in place of the histogram.",
@@ -56,18 +76,64 @@ struct StatsCommand: HistoryCommand {
     ))
     var over: ChartPeriod?
 
+    @Flag(help: "With --by, print the summary and the histogram above the table too.")
+    var summary = false
+
+    @Flag(help: "With --since, show each figure for the period as long just before --since too, and the change.")
+    var compare = false
+
     @Option(help: "text, json or csv.")
     var format = StatsFormat.text
 
     @OptionGroup var header: HeaderOption
+
+    @OptionGroup var threshold: ThresholdOption
+
+    /// The groupings `--by` names, in order.
+    var groupings: [StatisticsGrouping] { by.flatMap { $0 } }
 
     func validate() throws {
         try filters.validateFilters()
         if header.noHeader, format != .csv {
             throw ValidationError("--no-header applies to --format csv only, not \(format.rawValue)")
         }
-        if over != nil, by != nil {
+        if over != nil, !by.isEmpty {
             throw ValidationError("--over and --by cannot be used together; run stats once for each")
+        }
+        let groupings = groupings
+        if groupings.count > 2 {
+            throw ValidationError(
+                "--by takes one or two groupings, not \(groupings.count) (\(groupings.map(\.rawValue).joined(separator: ",")))"
+            )
+        }
+        if groupings.count == 2, groupings[0] == groupings[1] {
+            throw ValidationError("--by names \(groupings[0].rawValue) twice; give two different groupings, such as source,problem")
+        }
+        if summary, by.isEmpty {
+            throw ValidationError("--summary adds the summary above the --by table; without --by it is always printed")
+        }
+        if summary, format != .text {
+            throw ValidationError("--summary applies to the text format only: \(format.rawValue) always holds the totals")
+        }
+        if compare, filters.range.since == nil {
+            throw ValidationError("--compare needs --since: it compares the period since then with the one as long just before it")
+        }
+        if compare, over != nil {
+            throw ValidationError("--compare and --over cannot be used together; chart a longer --since instead")
+        }
+    }
+
+    /// The groupings of one --by: one, or two separated by a comma.
+    static func groupings(_ text: String) throws -> [StatisticsGrouping] {
+        try text.split(separator: ",", omittingEmptySubsequences: false).map { word in
+            guard let grouping = StatisticsGrouping(rawValue: word.lowercased()) else {
+                let shown = String(word.prefix(40)).terminalSafe + (word.count > 40 ? "…" : "")
+                let names = StatisticsGrouping.allCases.map { "'\($0.rawValue)'" }
+                throw ValidationError(
+                    "'\(shown)' is not a grouping; use one or two of \(names.dropLast().joined(separator: ", ")) or \(names.last!)"
+                )
+            }
+            return grouping
         }
     }
 
@@ -75,15 +141,25 @@ struct StatsCommand: HistoryCommand {
     static let bucketLimit = 100_000
 
     @MainActor func run() async throws {
-        let (statistics, groups) = try await database.reading { history in
-            try await history.statistics(matching: filters.filter(in: history), by: by ?? over?.grouping)
+        let groupings = over.map { [$0.grouping] } ?? groupings
+        let (statistics, groups, comparison) = try await database.reading { history in
+            let filter = try await filters.filter(in: history)
+            let (statistics, groups) = try await history.statistics(matching: filter, by: groupings)
+            guard compare, let earlier = StatsComparison.periodBefore(filter, now: TimeArgument.now) else {
+                return (statistics, groups, StatsComparison?.none)
+            }
+            let (before, groupsBefore) = try await history.statistics(matching: earlier, by: groupings)
+            return (statistics, groups, StatsComparison(
+                filter: filter, before: earlier, now: TimeArgument.now, statistics: before, groups: groupsBefore
+            ))
         }
         let output = OutputStream.standardOutput()
+        let checks = ThresholdCheck.checks(threshold.thresholds, statistics: statistics, groupings: groupings, groups: groups)
         if let over {
             let buckets = try Self.buckets(groups, over: over)
             switch format {
-            case .json: try output.write(Self.json(statistics, over: (over.grouping, buckets)))
-            case .csv: try output.write(Self.csv(statistics, by: (over.grouping, buckets), header: !header.noHeader))
+            case .json: try output.write(Self.json(statistics, over: (over.grouping, buckets), thresholds: checks))
+            case .csv: try output.write(Self.csv(statistics, by: [over.grouping], groups: buckets, header: !header.noHeader))
             case .text:
                 let style: LatencyChart.Style = Terminal.isStandardOutput ? .blocks : .plain
                 try output.write(Self.text(statistics, bars: style, histogram: false))
@@ -91,17 +167,21 @@ struct StatsCommand: HistoryCommand {
                 if !chart.isEmpty { try output.write("\n" + chart.map { $0 + "\n" }.joined()) }
             }
         } else if format == .json {
-            try output.write(Self.json(statistics, by: by.map { ($0, groups) }))
+            try output.write(Self.json(statistics, by: (groupings, groups), comparison: comparison, thresholds: checks))
         } else if format == .csv {
-            try output.write(Self.csv(statistics, by: by.map { ($0, groups) }, header: !header.noHeader))
+            try output.write(Self.csv(statistics, by: groupings, groups: groups, comparison: comparison, header: !header.noHeader))
         } else {
-            try output.write(Self.text(statistics, bars: Terminal.isStandardOutput ? .blocks : .plain))
-            if let by { try output.write("\n" + Self.table(groups, by: by)) }
+            var sections: [String] = []
+            if groupings.isEmpty || summary { sections.append(Self.text(statistics, bars: Terminal.isStandardOutput ? .blocks : .plain)) }
+            if let comparison { sections.append(Self.comparisonText(statistics, comparison, totals: groupings.isEmpty || summary)) }
+            if !groupings.isEmpty { sections.append(Self.table(groups, by: groupings, comparison: comparison)) }
+            try output.write(sections.joined(separator: "\n"))
         }
         try output.flush()
+        try ThresholdCheck.report(checks)
     }
 
-    private static let statuses = HistoryStatistics.statusOrder
+    static let statuses = HistoryStatistics.statusOrder
 
     /// Every bucket from the first group to the last, empty ones included.
     static func buckets(_ groups: [StatisticsGroup], over period: ChartPeriod) throws -> [StatisticsGroup] {
@@ -131,8 +211,7 @@ struct StatsCommand: HistoryCommand {
         lines.append(rateLine.count <= width ?? .max ? rateLine
             : "success rate  " + rate(statistics.successRate) + "  (\(succeeded) of \(statistics.decidedCount))")
         if let latency = statistics.latency {
-            let format = DurationArgument.format(milliseconds:)
-            lines.append("latency       p50 \(format(latency.p50))  p90 \(format(latency.p90))  p99 \(format(latency.p99))  max \(format(latency.max))")
+            lines.append(latencyLine(latency, width: width))
             guard histogram else { return lines.joined(separator: "\n") + "\n" }
             lines.append("")
             lines.append("latency of succeeded fetches")
@@ -143,176 +222,36 @@ struct StatsCommand: HistoryCommand {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `50.0%`, or `-` when there is no rate.
-    static func rate(_ rate: Double?) -> String {
-        rate.map { Self.decimal($0 * 100, places: 1) + "%" } ?? "-"
-    }
-
-    /// The counts, rate and latency percentiles per group, aligned and
-    /// fitted to `width`: on a narrow screen the counts no group has go
-    /// first, then the headers shorten (`OK`, `FAIL`, …), then the key is
-    /// cut, then the columns a reader needs least go (`dropOrder`).
-    static func table(_ groups: [StatisticsGroup], by grouping: StatisticsGrouping, width: Int? = Terminal.width) -> String {
-        // Only free text is cut: a day, an hour or an outcome is dropped columns for.
-        let cut: TextTable.Cut? = switch grouping {
-        case .source: .url
-        case .host: .end
-        case .outcome, .day, .hour, .minute, .week, .session, .status: nil
-        }
-        let key = TextTable.Column(header: grouping.rawValue.uppercased(), cut: cut)
-        let counts = statuses.map { status in
-            TextTable.Column(
-                header: status.rawValue.uppercased(), shortHeader: shortHeaders[status], isRightAligned: true,
-                dropOrder: dropOrder.firstIndex(of: status.rawValue)
-            )
-        }
-        let percentiles = ["P50", "P90", "P99"].map { name in
-            TextTable.Column(header: name, isRightAligned: true, dropOrder: dropOrder.firstIndex(of: name))
-        }
+    /// `latency       p50 12ms  p90 40ms  p95 52ms  p99 80ms  max 95ms`; on a
+    /// narrow screen the figures are set one space apart, then p90 goes,
+    /// then p99: p50, p95 (what SLOs name) and max stay.
+    static func latencyLine(_ latency: HistoryStatistics.Latency, width: Int?) -> String {
         let format = DurationArgument.format(milliseconds:)
-        let table = TextTable(
-            columns: [key, TextTable.Column(header: "FETCHES", isRightAligned: true)] + counts
-                + [TextTable.Column(header: "SUCCESS RATE", shortHeader: "RATE", isRightAligned: true)] + percentiles,
-            rows: groups.map { group in
-                [group.key.terminalSafe, String(group.total)] + statuses.map { String(group.counts[$0, default: 0]) }
-                    + [rate(group.successRate)]
-                    + [group.latency?.p50, group.latency?.p90, group.latency?.p99].map { $0.map(format) ?? "-" }
-            }
-        )
-        return table.lines(width: width).map { $0 + "\n" }.joined()
+        let figures = [
+            ("p50", latency.p50), ("p90", latency.p90), ("p95", latency.p95), ("p99", latency.p99), ("max", latency.max),
+        ].map { (name: $0.0, text: "\($0.0) \(format($0.1))") }
+        let tries: [(separator: String, dropped: Set<String>)] = [
+            ("  ", []), (" ", []), (" ", ["p90"]), (" ", ["p90", "p99"]),
+        ]
+        var line = ""
+        for attempt in tries {
+            line = "latency       " + figures.filter { !attempt.dropped.contains($0.name) }.map(\.text).joined(separator: attempt.separator)
+            if line.count <= width ?? .max { break }
+        }
+        return line
     }
 
-    /// The counts as CSV: a row per group with `--by`, else one row of the
-    /// totals with the latency percentiles (milliseconds; empty with no
-    /// succeeded fetch). The success rate is a fraction (0.5), empty when none.
-    static func csv(_ statistics: HistoryStatistics, by breakdown: (StatisticsGrouping, [StatisticsGroup])?, header: Bool) -> String {
-        // The totals are a group with no key: one row of the same cells.
-        let (keyHeader, rows): ([String], [(key: [String?], group: StatisticsGroup)]) = if let (grouping, groups) = breakdown {
-            ([grouping.rawValue], groups.map { ([$0.key], $0) })
-        } else {
-            ([], [([], StatisticsGroup(key: "", counts: statistics.counts, latency: statistics.latency))])
-        }
-        var text = header
-            ? CSV.line(keyHeader + ["fetches"] + statuses.map(\.rawValue) + ["successRate", "p50Ms", "p90Ms", "p99Ms", "maxMs"]) : ""
-        for (key, group) in rows {
-            let latency = group.latency
-            text += CSV.line(
-                key + [String(group.total)] + statuses.map { String(group.counts[$0, default: 0]) } + [group.successRate.map { String($0) }]
-                    + [latency?.p50, latency?.p90, latency?.p99, latency?.max].map { $0.map(String.init) }
-            )
-        }
-        return text
-    }
-
-    private static let shortHeaders: [FetchStatus: String] = [
-        .succeeded: "OK", .failed: "FAIL", .cancelled: "CANCEL", .timedOut: "TIMEOUT", .interrupted: "INTR", .running: "RUN",
-    ]
-
-    /// The columns that go first on a narrow screen: those a reader needs least.
-    private static let dropOrder: [String] = [
-        FetchStatus.running.rawValue, FetchStatus.interrupted.rawValue, "P99", FetchStatus.cancelled.rawValue, "P90",
-        FetchStatus.timedOut.rawValue, FetchStatus.failed.rawValue, "P50", FetchStatus.succeeded.rawValue,
-    ]
-
-    static func json(
-        _ statistics: HistoryStatistics, by breakdown: (StatisticsGrouping, [StatisticsGroup])? = nil,
-        over chart: (StatisticsGrouping, [StatisticsGroup])? = nil
-    ) -> String {
-        var json = JSONWriter()
-        json.beginObject()
-        json.key("total")
-        json.integer(statistics.total)
-        json.key("counts")
-        counts(statistics.counts, into: &json)
-        json.key("decidedBySource")
-        json.integer(statistics.decidedCount)
-        json.key("successRate")
-        rate(statistics.successRate, into: &json)
-        json.key("latencyMs")
-        latency(statistics.latency, into: &json)
-        json.key("histogram")
-        json.beginArray()
-        for bucket in statistics.histogram {
-            json.beginObject()
-            json.key("fromMs")
-            json.integer(bucket.fromMilliseconds)
-            json.key("toMs")
-            json.integer(bucket.toMilliseconds)
-            json.key("count")
-            json.integer(bucket.count)
-            json.endObject()
-        }
-        json.endArray()
-        json.key("by")
-        groups(breakdown, named: "groups", into: &json)
-        if let chart {
-            json.key("over")
-            groups(chart, named: "buckets", into: &json)
-        }
-        json.endObject()
-        json.newline()
-        return json.text
-    }
-
-    /// `{"grouping": …, name: [{"key", "total", "counts", "successRate", "latencyMs"}, …]}`, or null.
-    private static func groups(_ groups: (StatisticsGrouping, [StatisticsGroup])?, named name: String, into json: inout JSONWriter) {
-        guard let (grouping, groups) = groups else { return json.null() }
-        json.beginObject()
-        json.key("grouping")
-        json.string(grouping.rawValue)
-        json.key(name)
-        json.beginArray()
-        for group in groups {
-            json.beginObject()
-            json.key("key")
-            json.string(group.key)
-            json.key("total")
-            json.integer(group.total)
-            json.key("counts")
-            counts(group.counts, into: &json)
-            json.key("successRate")
-            rate(group.successRate, into: &json)
-            json.key("latencyMs")
-            latency(group.latency, into: &json)
-            json.endObject()
-        }
-        json.endArray()
-        json.endObject()
-    }
-
-    /// `{"p50":…,"p90":…,"p99":…,"max":…}` in milliseconds, or null.
-    private static func latency(_ latency: HistoryStatistics.Latency?, into json: inout JSONWriter) {
-        guard let latency else { return json.null() }
-        json.beginObject()
-        for (name, milliseconds) in [("p50", latency.p50), ("p90", latency.p90), ("p99", latency.p99), ("max", latency.max)] {
-            json.key(name)
-            json.integer(milliseconds)
-        }
-        json.endObject()
-    }
-
-    /// Every status, 0 when none.
-    private static func counts(_ counts: [FetchStatus: Int], into json: inout JSONWriter) {
-        json.beginObject()
-        for status in statuses {
-            json.key(status.rawValue)
-            json.integer(counts[status, default: 0])
-        }
-        json.endObject()
-    }
-
-    private static func rate(_ rate: Double?, into json: inout JSONWriter) {
-        if let rate { json.fragment(Self.decimal(rate, places: 6)) } else { json.null() }
+    /// `50.0%`, or `-` when there is no rate.
+    static func rate(_ rate: Double?, places: Int = 1) -> String {
+        rate.map { Self.decimal($0 * 100, places: places) + "%" } ?? "-"
     }
 
     /// `value` rounded to `places` decimals, as `printf("%.*f")` writes it.
     static func decimal(_ value: Double, places: Int) -> String {
         var scale: Int64 = 1
         for _ in 0..<places { scale *= 10 }
-        let scaled = Int64((value * Double(scale)).rounded())
+        let scaled = Int64((abs(value) * Double(scale)).rounded())
         let fraction = String(scaled % scale)
-        return "\(scaled / scale)." + String(repeating: "0", count: places - fraction.count) + fraction
+        return (value < 0 && scaled > 0 ? "-" : "") + "\(scaled / scale)." + String(repeating: "0", count: places - fraction.count) + fraction
     }
 }
-
-extension StatisticsGrouping: ExpressibleByArgument {}

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchHistory
 import FoundationEssentials
 
-/// The filters `list`, `export` and `stats` share. Each of those commands
+/// The filters `list`, `export`, `report` and `stats` share. Each of those commands
 /// calls `validateFilters()` from its own `validate()`.
 struct FilterOptions: ParsableArguments {
     @Option(
@@ -87,6 +87,19 @@ struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only fetches of this session (an id or unique id prefix).", valueName: "id"), completion: .sessionIDs)
     var session: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Only fetches whose problem is KEY, as stats --by problem names it: 'HTTP 503', 'timed out'.",
+            discussion: """
+                Repeated, any of them. A key is an outcome (timed out, cancelled, interrupted), HTTP and a status \
+                outside 2xx, or an error with what varies masked (connection refused by <ip>); fetches that \
+                succeeded or are running have none. Example: --problem 'HTTP 503'
+                """,
+            valueName: "KEY"
+        )
+    )
+    var problem: [String] = []
+
     @OptionGroup var range: TimeRangeOptions<Fetches>
 
     /// The outcomes asked for, nil when --outcome was not given.
@@ -104,6 +117,9 @@ struct FilterOptions: ParsableArguments {
         // it would match everything (or, for a source, nothing) silently.
         if grep?.isEmpty == true { throw ValidationError("--grep is empty; give the text to search for") }
         try Self.refuseEmpty(source: source, host: host)
+        if problem.contains(where: \.isEmpty) {
+            throw ValidationError("--problem is empty; give a problem's key as stats --by problem prints it, such as 'HTTP 503'")
+        }
         try range.validateRange()
         try DurationArgument.refuseNegative(minDuration, option: "--min-duration")
         try DurationArgument.refuseNegative(maxDuration, option: "--max-duration")
@@ -145,7 +161,7 @@ struct FilterOptions: ParsableArguments {
     /// Whether any filter was given: `delete` refuses to select every fetch by none.
     var isEmpty: Bool {
         outcome.isEmpty && status.isEmpty && minDuration == nil && maxDuration == nil && source == nil && grep == nil
-            && host == nil && session == nil && range.since == nil && range.until == nil
+            && host == nil && session == nil && range.since == nil && range.until == nil && problem.isEmpty
     }
 
     /// The filter, with a session prefix resolved to its session's id in
@@ -158,7 +174,8 @@ struct FilterOptions: ParsableArguments {
             sessionID: sessionID, since: range.since?.timestamp, until: range.until?.timestamp, containing: grep,
             sourceMatching: source, host: host.map(HostPattern.init), statuses: outcomes,
             httpStatuses: status.isEmpty ? nil : Array(status.joined()),
-            minimumDuration: minDuration?.duration, maximumDuration: maxDuration?.duration
+            minimumDuration: minDuration?.duration, maximumDuration: maxDuration?.duration,
+            problems: problem.isEmpty ? nil : problem
         )
     }
 }

@@ -51,6 +51,17 @@ public struct JUnitReport: Sendable {
         suiteByName[name]!.add(fetch)
     }
 
+    /// A test case that is no fetch but a check made over them (`--threshold
+    /// p95<500ms`), in the suite named `suite`, after the fetches' suites:
+    /// it passes, or fails with `failure`. Its `classname` is the suite's.
+    public mutating func addCheck(suite: String, name: String, failure: String?) {
+        if suiteByName[suite] == nil {
+            order.append(suite)
+            suiteByName[suite] = Suite(name: suite)
+        }
+        suiteByName[suite]!.addCheck(name: name, failure: failure)
+    }
+
     /// The whole document, an XML declaration first.
     public func xml() -> String {
         var counts = Counts()
@@ -98,7 +109,8 @@ public struct JUnitReport: Sendable {
 
     private struct Suite: Sendable {
         let name: String
-        let startedAt: Timestamp
+        /// When its first fetch started; nil for a suite of checks.
+        let startedAt: Timestamp?
         /// The session's host; for a suite of a source, hosts may differ and none is named.
         let host: String?
         var counts = Counts()
@@ -108,6 +120,24 @@ public struct JUnitReport: Sendable {
             self.name = name
             startedAt = first.startedAt
             host = suites == .session && !first.host.isEmpty ? first.host : nil
+        }
+
+        /// A suite of checks, which started at no one moment.
+        init(name: String) {
+            self.name = name
+            startedAt = nil
+            host = nil
+        }
+
+        mutating func addCheck(name caseName: String, failure: String?) {
+            counts.tests += 1
+            cases += "    <testcase name=\"\(attribute(caseName))\" classname=\"\(attribute(name))\" time=\"0.000\""
+            guard let failure else {
+                cases += "/>\n"
+                return
+            }
+            counts.failures += 1
+            cases += ">\n      <failure type=\"threshold\" message=\"\(attribute(failure))\">\(text(failure))</failure>\n    </testcase>\n"
         }
 
         mutating func add(_ fetch: Fetch) {
@@ -143,7 +173,7 @@ public struct JUnitReport: Sendable {
 
         var xml: String {
             var out = "  <testsuite name=\"\(attribute(name))\"\(counts.attributes())"
-            out += " timestamp=\"\(startedAt.iso8601)\""
+            if let startedAt { out += " timestamp=\"\(startedAt.iso8601)\"" }
             if let host { out += " hostname=\"\(attribute(host))\"" }
             out += ">\n"
             return out + cases + "  </testsuite>\n"

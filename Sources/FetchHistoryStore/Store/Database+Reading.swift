@@ -5,10 +5,11 @@ import FoundationEssentials
 // Reading: the queries behind `list`, `show`, `export` and replay,
 // each call inside a `HistoryStore.read`.
 extension Database {
-    /// Fetches matching `filter`, newest first; at most `limit` when given.
-    /// Fetches started in the same millisecond come in reverse recording order.
-    public func fetches(matching filter: HistoryFilter = .all, limit: Int? = nil) throws -> [Fetch] {
-        let (sql, values) = HistorySQL.newestFirst(try resolvingSources(filter), limit: limit)
+    /// Fetches matching `filter`, in `order` (`FetchOrder`), newest first
+    /// by default; at most `limit` when given. Fetches started in the same
+    /// millisecond come in reverse recording order.
+    public func fetches(matching filter: HistoryFilter = .all, order: FetchOrder = .newestFirst, limit: Int? = nil) throws -> [Fetch] {
+        let (sql, values) = HistorySQL.ordered(try resolvingSources(filter), order, limit: limit)
         var decoder = FetchDecoder()
         return try rows(sql, values) { try decoder.fetch($0) }
     }
@@ -132,11 +133,19 @@ extension HistorySQL {
     }
 
     static func newestFirst(_ filter: HistoryFilter, limit: Int?) -> (String, [SQLValue]) {
+        ordered(filter, .newestFirst, limit: limit)
+    }
+
+    /// The fetches matching `filter` in `order`. Longest first reads every
+    /// matching row (no index holds every duration) and sorts them: fetches
+    /// with no duration last.
+    static func ordered(_ filter: HistoryFilter, _ order: FetchOrder, limit: Int?) -> (String, [SQLValue]) {
         let (conditions, values) = conditions(for: filter)
-        return (
-            "SELECT \(fetchColumns) FROM fetch\(conditions) ORDER BY started_at DESC, seq DESC LIMIT ?",
-            values + [.integer(Int64(limit ?? -1))]
-        )
+        let orderBy = switch order {
+        case .newestFirst: "started_at DESC, seq DESC"
+        case .longestFirst: "duration_ms IS NULL, duration_ms DESC, started_at DESC, seq DESC"
+        }
+        return ("SELECT \(fetchColumns) FROM fetch\(conditions) ORDER BY \(orderBy) LIMIT ?", values + [.integer(Int64(limit ?? -1))])
     }
 
     /// The bounds of the ids starting with `prefix`: every id is lower-case

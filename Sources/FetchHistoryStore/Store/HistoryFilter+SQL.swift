@@ -49,6 +49,7 @@ extension HistorySQL {
              ranges.flatMap { [SQLValue.integer(Int64($0.lowerBound)), .integer(Int64($0.upperBound))] })
         case .durationAtLeast(let milliseconds): ("duration_ms >= ?", [.integer(milliseconds)])
         case .durationAtMost(let milliseconds): ("duration_ms <= ?", [.integer(milliseconds)])
+        case .problem(let match): problemCondition(match)
         case .contains(let text): ("fetch_history_contains(?, error, source, value)", [.text(text)])
         case .sessionHasFetch(let stored, let running, let interrupted):
             sessionHasFetch(stored: stored, running: running, interrupted: interrupted)
@@ -72,6 +73,32 @@ extension HistorySQL {
         case (false, false): break
         }
         return (terms.isEmpty ? "0" : "(" + terms.joined(separator: " OR ") + ")", stored.map { .text($0) })
+    }
+
+    /// The condition for fetches whose problem is one of `match`'s keys:
+    /// what each key asks of the stored columns, and for an error's key,
+    /// the key `fetch_history_problem` computes (only for failed fetches
+    /// whose HTTP status makes no key of its own).
+    static func problemCondition(_ match: ProblemMatch) -> (String, [SQLValue]) {
+        var terms: [String] = []
+        var values: [SQLValue] = []
+        if !match.outcomes.isEmpty {
+            terms.append("outcome IN (" + placeholders(match.outcomes.count) + ")")
+            values += match.outcomes.map { .text($0) }
+        }
+        if match.interrupted { terms.append("(outcome IS NULL AND \(isAlive) = 0)") }
+        if !match.httpStatuses.isEmpty {
+            terms.append("(outcome = 'failed' AND http_status IN (" + placeholders(match.httpStatuses.count) + "))")
+            values += match.httpStatuses.map { .integer(Int64($0)) }
+        }
+        if !match.errorKeys.isEmpty {
+            terms.append(
+                "(outcome = 'failed' AND (http_status IS NULL OR http_status BETWEEN 200 AND 299) "
+                    + "AND fetch_history_problem(outcome, http_status, error) IN (" + placeholders(match.errorKeys.count) + "))"
+            )
+            values += match.errorKeys.map { .text($0) }
+        }
+        return (terms.isEmpty ? "0" : "(" + terms.joined(separator: " OR ") + ")", values)
     }
 
     private static func placeholders(_ count: Int) -> String {

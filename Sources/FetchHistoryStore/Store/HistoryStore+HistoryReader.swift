@@ -19,8 +19,8 @@ protocol DatabaseAccess: HistoryWriter {
 }
 
 extension DatabaseAccess {
-    public nonisolated(nonsending) func fetches(matching filter: HistoryFilter, limit: Int?) async throws -> [Fetch] {
-        try await reading { db in try db.fetches(matching: filter, limit: limit) }
+    public nonisolated(nonsending) func fetches(matching filter: HistoryFilter, order: FetchOrder, limit: Int?) async throws -> [Fetch] {
+        try await reading { db in try db.fetches(matching: filter, order: order, limit: limit) }
     }
 
     public nonisolated(nonsending) func listing(matching filter: HistoryFilter, limit: Int?) async throws -> HistoryListing {
@@ -70,11 +70,9 @@ extension DatabaseAccess {
     }
 
     public nonisolated(nonsending) func statistics(
-        matching filter: HistoryFilter, by grouping: StatisticsGrouping?
+        matching filter: HistoryFilter, by groupings: [StatisticsGrouping]
     ) async throws -> (overall: HistoryStatistics, groups: [StatisticsGroup]) {
-        try await reading { db in
-            (try db.statistics(matching: filter), try grouping.map { try db.statistics(matching: filter, by: $0) } ?? [])
-        }
+        try await reading { db in (try db.statistics(matching: filter), try db.statistics(matching: filter, by: groupings)) }
     }
 
     public nonisolated(nonsending) func fetchesToDelete(_ rule: RetentionRule) async throws -> RetentionSummary {

@@ -119,6 +119,7 @@ public final class HistoryStore: Sendable {
                 }
                 try database.registerProcessAliveFunction()
                 try database.registerTextSearchFunction()
+                try database.registerProblemFunction()
                 return database
             } catch let failure as OpenFailure {
                 throw .cannotOpen(path: path, reason: failure)
