@@ -70,6 +70,7 @@ package struct FetchHistoryCommand: AsyncParsableCommand {
         http: HTTPClientProvider, teams: TeamHistoryProvider = .companion(executable: "fetch-history-http")
     ) -> Never {
         ThisProcess.ignoreBrokenPipes()
+        ThisProcess.unblockTrappableSignals()
         // This program owns its process: SQLite's process-wide settings are its to choose.
         SQLiteProcess.stopCountingMemory()
         let command: any ParsableCommand

@@ -21,6 +21,19 @@ enum ThisProcess {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Unblocks SIGINT and SIGTERM on the calling thread, the main one, at
+    /// the start. A mask is inherited: a launcher's worker thread often
+    /// blocks every signal, and then neither the default action nor a trap
+    /// (`SignalPipe`, whose handler runs on any thread that takes the
+    /// signal) would ever see one. Dispatch's own threads keep them blocked.
+    static func unblockTrappableSignals() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
     /// The folder of the running program's file (Linux's /proc/self/exe),
     /// else of the path it was started as; "." when that has no folder.
     static var executableFolder: String {

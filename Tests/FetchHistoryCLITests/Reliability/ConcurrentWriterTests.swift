@@ -37,9 +37,10 @@ extension ReliabilityTests {
                 done
                 wait
                 """
-            let shell = try await sandbox.run(
-                ["-c", script, "sh", FetchHistoryProcess.binary.path] + writers, executable: URL(fileURLWithPath: "/bin/sh")
-            )
+            let shell = try await FetchHistoryProcess.start(
+                arguments: ["-c", script, "sh", FetchHistoryProcess.binary.path] + writers, environment: sandbox.environment(),
+                workingDirectory: sandbox.root, executable: URL(fileURLWithPath: "/bin/sh")
+            ).wait(limit: .seconds(240))
             #expect(shell.status == 0, "\(shell)")
             let results = try (0..<processes).map { writer in
                 try WriterResult(
