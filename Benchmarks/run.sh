@@ -10,6 +10,8 @@
 #   Benchmarks/run.sh 1000000 imports    # only import against SQLite's own bulk load
 #   Benchmarks/run.sh 100000 curve       # the scale curve from 10,000 up to this size; prints only
 #   Benchmarks/run.sh 0 http             # only the HTTP source (a minute or two; the size is unused)
+#   Benchmarks/run.sh 0 binaries         # both programs' sizes and start-up; writes its report into
+#                                        # Benchmarks/README.md and the front page (a minute)
 #
 # Environment: WORK (where histories and databases go; default
 # /tmp/fetch-history-bench, never inside the repository), RECORD_COUNT
@@ -25,7 +27,7 @@ readme=
 if [ $# -eq 0 ]; then readme="$here/README.md"; fi
 size="${1:-1000000}"
 mode="${2:-run}"
-case "$mode" in run|imports|curve|http) ;; *) echo "usage: $0 [SIZE] [run|imports|curve|http]" >&2; exit 64 ;; esac
+case "$mode" in run|imports|curve|http|binaries) ;; *) echo "usage: $0 [SIZE] [run|imports|curve|http|binaries]" >&2; exit 64 ;; esac
 work="${WORK:-${TMPDIR:-/tmp}/fetch-history-bench}"
 
 need() { command -v "$1" >/dev/null 2>&1; }
@@ -56,10 +58,13 @@ if [ -n "$readme" ]; then
     "$bin/fetch-history-bench" run "${common[@]}" --size 1000000 --record-count "${RECORD_COUNT:-20000}" \
         --readme "$readme" "${previous[@]}"
     "$bin/fetch-history-bench" summary --from "$readme" --readme "$root/README.md"
+    "$bin/fetch-history-bench" binaries "${common[@]}" --readme "$readme" --front-page "$root/README.md"
     "$bin/fetch-history-bench" curve "${common[@]}" --sizes 10000,100000,1000000,10000000 \
         --svg "$here/scale-curve.svg" --readme "$readme"
 elif [ "$mode" = http ]; then
     "$bin/fetch-history-bench" http "${common[@]}"
+elif [ "$mode" = binaries ]; then
+    "$bin/fetch-history-bench" binaries "${common[@]}" --readme "$here/README.md" --front-page "$root/README.md"
 elif [ "$mode" = curve ]; then
     sizes=10000
     next=100000

@@ -1,4 +1,4 @@
-import FetchHistory
+@_spi(Benchmarks) import FetchHistory
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -92,7 +92,7 @@ struct CurlAndRecording {
         // New ids every run (time-ordered, as the store's), so that each run adds its own rows.
         let fetches = RecordedFetch.generated(count: count).map { fetch in
             var fetch = fetch
-            fetch.id = UUID.timeOrdered()
+            fetch.id = BenchmarkIDs.timeOrdered()
             return fetch
         }
         let curl = ChildProcess(["curl", "-s", "-o", "/dev/null"] + Array(repeating: url, count: count))

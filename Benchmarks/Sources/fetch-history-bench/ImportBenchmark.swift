@@ -112,7 +112,7 @@ extension ImportEngine {
                     let insert = try db.makeStatement(sql: HistorySQL.importFetch)
                     var sessions: Set<UUID> = []
                     for fetch in fetches {
-                        let session = fetch.sessionID.lowercased
+                        let session = BenchmarkIDs.text(of: fetch.sessionID)
                         if sessions.insert(fetch.sessionID).inserted {
                             try insertSession.execute(arguments: [
                                 session, fetch.startedAt.millisecondsSince1970, fetch.source, fetch.host,
@@ -122,7 +122,7 @@ extension ImportEngine {
                         let script = fetch.script
                         let cause = script?.end?.cause
                         try insert.execute(arguments: [
-                            plan.seqBefore + Int64(added) + 1, fetch.id.lowercased, session, fetch.source,
+                            plan.seqBefore + Int64(added) + 1, BenchmarkIDs.text(of: fetch.id), session, fetch.source,
                             fetch.startedAt.millisecondsSince1970, fetch.endedAt?.millisecondsSince1970,
                             fetch.durationMilliseconds, columns?.outcome, columns?.cancelReason, columns?.value,
                             columns?.error, fetch.response.map { Int64($0.status) },

@@ -52,7 +52,10 @@ enum Readme {
         ("import 1,000,000 (`fetch-history import` process, JSONL parse included)", "raw C batch insert"),
         ("push 1,000,000 into an empty team history", "`psql \\copy … FROM` of the same rows"),
         ("report of 1,000,000 fetches", "`stats` on the same history"),
-        ("100 HTTP fetches in a row (local server, keep-alive)", "`curl -s` of the same 100 URLs"),
+        (
+            "100 HTTP fetches in a row, each recorded (local server, keep-alive)",
+            "`curl -s` of the same 100 URLs, then 100 fetches recorded through SQLite's C API (start, end: 2 transactions each)"
+        ),
     ]
 
     /// The front page's summary of a run's report (its Markdown, as

@@ -132,7 +132,7 @@ extension RecordingEngine {
 
         case .grdb:
             let queue = try DatabaseQueue(path: path, configuration: .benchmark)
-            let session = sessionID.lowercased
+            let session = BenchmarkIDs.text(of: sessionID)
             try queue.write { db in
                 try db.execute(sql: HistorySQL.insertSession, arguments: [
                     session, sessionStart.millisecondsSince1970, "random", process.host, Int64(process.processID),
@@ -141,7 +141,7 @@ extension RecordingEngine {
             }
             let start = clock.now
             for fetch in fetches {
-                let id = fetch.id.lowercased
+                let id = BenchmarkIDs.text(of: fetch.id)
                 try queue.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
                         try db.cachedStatement(sql: HistorySQL.insertFetch).execute(arguments: [

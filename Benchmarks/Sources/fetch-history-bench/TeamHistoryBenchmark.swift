@@ -1,4 +1,4 @@
-import FetchHistory
+@_spi(Benchmarks) import FetchHistory
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -176,13 +176,13 @@ enum CopyText {
             try db.forEachFetch { fetch in
                 if seen.insert(fetch.sessionID).inserted, let session = try db.session(id: fetch.sessionID) {
                     sessionText += row([
-                        session.id.lowercased, "\(session.startedAt.millisecondsSince1970)", session.source, session.process.host,
+                        BenchmarkIDs.text(of: session.id), "\(session.startedAt.millisecondsSince1970)", session.source, session.process.host,
                         "\(session.process.processID)", session.process.bootID, session.process.startTicks.map { "\($0)" },
                     ])
                 }
                 let script = fetch.script
                 fetchText += row([
-                    fetch.id.lowercased, fetch.sessionID.lowercased, fetch.source, "\(fetch.startedAt.millisecondsSince1970)",
+                    BenchmarkIDs.text(of: fetch.id), BenchmarkIDs.text(of: fetch.sessionID), fetch.source, "\(fetch.startedAt.millisecondsSince1970)",
                     fetch.endedAt.map { "\($0.millisecondsSince1970)" }, fetch.durationMilliseconds.map { "\($0)" },
                     fetch.outcome == nil ? "interrupted" : fetch.status.rawValue, fetch.cancelReason?.rawValue, fetch.value?.json,
                     fetch.errorMessage, fetch.response.map { "\($0.status)" }, fetch.response.map { "\($0.bytes)" },

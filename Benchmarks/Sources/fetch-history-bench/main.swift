@@ -7,6 +7,7 @@ let usage = """
            fetch-history-bench curve --cli PATH [--sizes N,N,…] [--work DIR] [--svg FILE] [--repetition-scale X]
            fetch-history-bench summary --from Benchmarks/README.md --readme README.md
            fetch-history-bench http --cli PATH [--work DIR] [--repetition-scale X]
+           fetch-history-bench binaries --cli PATH [--readme FILE] [--front-page FILE] [--repetition-scale X]
            fetch-history-bench generate --count N --output FILE
            fetch-history-bench record --engine store|raw|grdb --count N --db FILE
            fetch-history-bench import --engine store|raw|grdb --count N --db FILE
@@ -15,6 +16,8 @@ let usage = """
       imports    only `fetch-history import` against SQLite's own bulk load, into an empty and a full database
       curve      every command at each size (default 10k, 100k, 1M, 10M) beside sqlite3; draws the SVG (--svg)
       http       only the HTTP source: 100 fetches against curl and SQLite recording them, CPU while waiting
+      binaries   both programs' sizes, start-up (`--version`) against sqlite3's, and the libraries they load;
+                 with --front-page, a table of both into the front page too
       --readme   the Markdown file to write the report into, between its markers for this subcommand
       summary    copies the front page's rows of the run's report (--from) into --readme, between its
                  summary markers: after a run, or after changing which rows it shows
@@ -114,6 +117,19 @@ do {
         var report = http.suite.report
         report.title = "fetch-history benchmarks — the HTTP source"
         try publish(report, section: command, readme: nil)
+
+    case "binaries":
+        let suite = Suite(
+            size: 1, cli: try required(given, "cli"),
+            work: given["work"] ?? NSTemporaryDirectory() + "fetch-history-bench", recordCount: 1,
+            repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1
+        )
+        var binaries = BinariesBenchmark(suite: suite)
+        try binaries.run()
+        var report = binaries.suite.report
+        report.title = "The two programs: size, start-up and what they load"
+        try publish(report, section: command, readme: given["readme"])
+        if let frontPage = given["front-page"] { try Readme.write(binaries.frontPage(), section: command, into: frontPage) }
 
     case "generate":
         try HistoryGenerator(count: try integer(given, "count")).writeJSONLines(to: try required(given, "output"))
