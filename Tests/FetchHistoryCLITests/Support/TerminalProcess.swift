@@ -32,6 +32,14 @@ final class TerminalProcess: @unchecked Sendable {
 
     private let process = Process()
     private let bytes = Mutex(Data())
+    /// The tests waiting for the transcript to show something, each woken
+    /// (true) when a read makes its condition hold, or (false) when the
+    /// child's terminal ends or its limit passes: no task spins on a shared
+    /// thread while it waits (three that did, at once, held a loaded test
+    /// run's others up for longer than a fetch lasts).
+    private let waiters = Mutex<[UUID: TranscriptWaiter]>([:])
+    /// Whether the terminal has ended (the child's last byte read).
+    private let hasEnded = Mutex(false)
     private let exited = DispatchGroup()
     private let drained = DispatchGroup()
 
@@ -96,23 +104,41 @@ final class TerminalProcess: @unchecked Sendable {
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 { break }
                 bytes.withLock { $0.append(contentsOf: buffer[0..<count]) }
+                wakeWaiters(ended: false)
             }
             close(master)
+            hasEnded.withLock { $0 = true }
             drained.leave()
+            wakeWaiters(ended: true)
         }.start()
     }
 
     var transcript: String { bytes.withLock { String(decoding: $0, as: UTF8.self) } }
 
-    /// Yields until the transcript satisfies `condition`; false if the
-    /// child exited first or `limit` passed.
-    func waitForTranscript(limit: Duration = FetchHistoryProcess.defaultTimeLimit, _ condition: (String) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while !condition(transcript) {
-            guard process.isRunning, ContinuousClock.now < deadline else { return condition(transcript) }
-            await Task.yield()
+    /// Waits until the transcript satisfies `condition`; false if the
+    /// child's terminal ended first or `limit` passed.
+    func waitForTranscript(limit: Duration = FetchHistoryProcess.defaultTimeLimit, _ condition: @escaping @Sendable (String) -> Bool) async -> Bool {
+        let id = UUID()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            waiters.withLock { $0[id] = TranscriptWaiter(condition: condition, continuation: continuation) }
+            wakeWaiters(ended: hasEnded.withLock { $0 })
+            let (seconds, attoseconds) = limit.components
+            DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) { [self] in
+                let timedOut = waiters.withLock { $0.removeValue(forKey: id) }
+                timedOut?.continuation.resume(returning: condition(transcript))
+            }
         }
-        return true
+    }
+
+    /// Resumes the waiters whose condition now holds, or all of them once the terminal has ended.
+    private func wakeWaiters(ended: Bool) {
+        let text = transcript
+        let ready = waiters.withLock { waiters in
+            let ready = waiters.filter { ended || $0.value.condition(text) }
+            for id in ready.keys { waiters.removeValue(forKey: id) }
+            return ready.values.map { ($0.continuation, $0.condition(text)) }
+        }
+        for (continuation, holds) in ready { continuation.resume(returning: holds) }
     }
 
     func send(_ signal: Int32) {
@@ -173,4 +199,10 @@ struct TerminalScreen {
         }
         lines = rows.map { String($0) }
     }
+}
+
+/// A test waiting for the transcript to satisfy `condition`.
+private struct TranscriptWaiter {
+    var condition: @Sendable (String) -> Bool
+    var continuation: CheckedContinuation<Bool, Never>
 }
