@@ -56,6 +56,16 @@ func publish(_ report: Report, section: String, readme: String?) throws {
     if let readme { try Readme.write(markdown, section: section, into: readme) }
 }
 
+/// A suite for the benchmarks that time whole programs on no history of
+/// their own (`http`, `binaries`): only `--cli`, `--work` and the scale count.
+func processSuite(_ given: [String: String]) throws -> Suite {
+    Suite(
+        size: 1, cli: try required(given, "cli"),
+        work: given["work"] ?? NSTemporaryDirectory() + "fetch-history-bench", recordCount: 1,
+        repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1
+    )
+}
+
 /// A new database at `path` with the project's schema, nothing else.
 func freshDatabase(_ path: String) throws {
     Suite.removeDatabase(path)
@@ -107,24 +117,14 @@ do {
         try Readme.write(try Readme.summary(ofRun: report), section: "summary", into: try required(given, "readme"))
 
     case "http":
-        let suite = Suite(
-            size: 1, cli: try required(given, "cli"),
-            work: given["work"] ?? NSTemporaryDirectory() + "fetch-history-bench", recordCount: 1,
-            repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1
-        )
-        var http = HTTPBenchmark(suite: suite)
+        var http = HTTPBenchmark(suite: try processSuite(given))
         try http.run()
         var report = http.suite.report
         report.title = "fetch-history benchmarks — the HTTP source"
         try publish(report, section: command, readme: nil)
 
     case "binaries":
-        let suite = Suite(
-            size: 1, cli: try required(given, "cli"),
-            work: given["work"] ?? NSTemporaryDirectory() + "fetch-history-bench", recordCount: 1,
-            repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1
-        )
-        var binaries = BinariesBenchmark(suite: suite)
+        var binaries = BinariesBenchmark(suite: try processSuite(given))
         try binaries.run()
         var report = binaries.suite.report
         report.title = "The two programs: size, start-up and what they load"
