@@ -4,12 +4,53 @@ import Testing
 import FetchHistory
 @testable import FetchHistoryInterchange
 @testable import FetchHistoryModel
-@testable import FetchHistoryStore
+@_spi(Benchmarks) @testable import FetchHistoryStore
 @testable import FetchHistoryViewState
 
 /// What `HistoryStore` promises beyond its queries: snapshots, and failures
 /// as values an app can switch over.
 @Suite struct StoreGuaranteeTests {
+    @Test func aReadCannotChangeTheHistory() throws {
+        // Given a history of one fetch
+        let store = try HistoryStore.inMemory()
+        let session = try store.write { db in try db.beginSession(source: "random") }
+        try store.write { db in try db.recordStart(of: UUID(), in: session, at: .now) }
+
+        // When a read tries to delete it, by a statement and by a script
+        let byStatement = #expect(throws: HistoryError.self) { try store.read { db in try db.execute("DELETE FROM fetch") } }
+        let byScript = #expect(throws: HistoryError.self) { try store.read { db in try db.executeScript("DELETE FROM fetch") } }
+
+        // Then SQLite's read-only code is thrown, the fetch is still there and writes go on
+        for refusal in [byStatement, byScript] {
+            guard case .sqlite(_, let error) = refusal else { Issue.record("not a SQLite error: \(String(describing: refusal))"); continue }
+            #expect(error.primaryCode == SQLITE_READONLY)
+        }
+        #expect(try store.read { db in try db.fetches() }.count == 1)
+        try store.write { db in try db.recordStart(of: UUID(), in: session, at: .now) }
+        #expect(try store.read { db in try db.fetches() }.count == 2)
+    }
+
+    @Test func readsBetweenWritesDoNotMakeTheWritesCompileTheirSQLAgain() throws {
+        // Given a store whose recording statements are prepared
+        let store = try HistoryStore.inMemory()
+        let session = try store.write { db in try db.beginSession(source: "random") }
+        let id = UUID()
+        try store.write { db in try db.recordStart(of: id, in: session, at: .now) }
+
+        // When reads come between writes, as `fetch` reads back each fetch it recorded
+        for _ in 0..<3 {
+            _ = try store.read { db in try db.fetches() }
+            try store.write { db in try db.recordStart(of: UUID(), in: session, at: .now) }
+        }
+
+        // Then SQLite never had to prepare the write again (a statement
+        // expired by the reads is re-prepared on its next step)
+        let repreparations = try store.write { db in
+            sqlite3_stmt_status(try db.prepare(HistorySQL.insertFetch).handle, Int32(SQLITE_STMTSTATUS_REPREPARE), 0)
+        }
+        #expect(repreparations == 0)
+    }
+
     @Test func everyQueryOfOneReadSeesTheSameSnapshot() throws {
         // Given one fetch in a file, and a second store on the same file
         let folder = try temporaryDirectory()

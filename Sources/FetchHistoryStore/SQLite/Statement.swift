@@ -63,6 +63,10 @@ package final class Statement {
         }
     }
 
+    /// True when running it cannot change the database (a query, or
+    /// `BEGIN`/`COMMIT`).
+    var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
     /// Releases the read lock a half-read statement may hold.
     func reset() {
         sqlite3_reset(handle)
