@@ -66,7 +66,7 @@ struct FetchClosedPipeTests {
         await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
             Thread {
                 var line = Data()
-                while case let chunk = handle.availableData, !chunk.isEmpty {
+                while case let chunk = handle.nextChunk(), !chunk.isEmpty {
                     if let newline = chunk.firstIndex(of: UInt8(ascii: "\n")) {
                         line.append(chunk[chunk.startIndex..<newline])
                         break

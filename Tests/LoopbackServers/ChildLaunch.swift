@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Where the tests launch child processes and make descriptors: every test
@@ -39,4 +42,26 @@ package enum ChildLaunch {
 package struct LoopbackError: Error, CustomStringConvertible {
     package var description: String
     package init(_ description: String) { self.description = description }
+}
+
+extension FileHandle {
+    /// The next bytes that arrive (empty at the end), read again when a
+    /// signal interrupts the wait: Foundation's `availableData` and
+    /// `readDataToEndOfFile()` stop the whole test process on EINTR
+    /// ("Interrupted system call"), which a child's SIGCHLD can cause.
+    package func nextChunk() -> Data {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = Glibc.read(fileDescriptor, &buffer, buffer.count)
+            if count >= 0 { return Data(buffer[..<count]) }
+            if errno != EINTR { return Data() }
+        }
+    }
+
+    /// Everything up to the end, as `nextChunk` reads it.
+    package func readUntilEnd() -> Data {
+        var data = Data()
+        while case let chunk = nextChunk(), !chunk.isEmpty { data.append(chunk) }
+        return data
+    }
 }

@@ -225,7 +225,7 @@ enum ExternalCommand {
                     for (handle, isOutput) in [(outputPipe.read, true), (errorPipe.read, false)] {
                         drained.enter()
                         Thread {
-                            let data = handle.readDataToEndOfFile()
+                            let data = handle.readUntilEnd()
                             if isOutput { captured.output.withLock { $0 = data } } else { captured.errors.withLock { $0 = data } }
                             try? handle.close()
                             drained.leave()

@@ -187,7 +187,7 @@ final class FetchHistoryProcess: @unchecked Sendable {
     private static func drain(_ handle: FileHandle, group: DispatchGroup, store: @escaping @Sendable (Data) -> Void) {
         group.enter()
         Thread {
-            while case let chunk = handle.availableData, !chunk.isEmpty { store(chunk) }
+            while case let chunk = handle.nextChunk(), !chunk.isEmpty { store(chunk) }
             try? handle.close()
             group.leave()
         }.start()
@@ -289,7 +289,7 @@ func readFirstLineAndClose(_ handle: FileHandle) async -> String {
         Thread {
             var line = Data()
             while true {
-                let chunk = handle.availableData
+                let chunk = handle.nextChunk()
                 if chunk.isEmpty { break }
                 if let newline = chunk.firstIndex(of: UInt8(ascii: "\n")) {
                     line.append(chunk[chunk.startIndex..<newline])

@@ -66,7 +66,7 @@ final class PsqlSession: @unchecked Sendable {
     /// Reads `handle` to its end on a thread of its own, handing over each chunk as it comes.
     private static func drain(_ handle: FileHandle, store: @escaping @Sendable (Data) -> Void) {
         Thread {
-            while case let chunk = handle.availableData, !chunk.isEmpty { store(chunk) }
+            while case let chunk = handle.nextChunk(), !chunk.isEmpty { store(chunk) }
             try? handle.close()
         }.start()
     }
