@@ -70,7 +70,7 @@ extension Fetch {
         stored.responseBody = try value(.responseBody)
         stored.responseContentType = try value(.responseContentType)
         stored.responseBodyTruncated = try value(.responseBodyTruncated)
-        self = stored.fetch
+        self = stored.fetch()
     }
 }
 
