@@ -61,7 +61,7 @@ struct FetchViewStateObservationTests {
 
         // When the next fetch answers
         viewState.fetchButtonTapped()
-        try await client.waitUntilCalled()
+        try await client.waitUntilCalled(times: 2)
         await client.resume(returning: 42)
         _ = try await withTimeout { try await viewState.fetchTask?.value }
 
