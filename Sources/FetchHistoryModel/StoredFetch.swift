@@ -84,14 +84,33 @@ package struct StoredFetch {
 
     /// The fetch the row holds. The schemas' CHECKs keep a row whole; what
     /// they cannot (a succeeded fetch's value, a script's end) is read
-    /// leniently, as it always was: a missing value is JSON null, a
-    /// missing error empty, a cancel without a reason the user's, an end
-    /// without its moment or answer no end.
-    /// Consuming: the row's texts move into the fetch, not copied and then
-    /// released with the row (a million retains and releases in an export).
+    /// leniently, as it always was, by the rules below, which a decoder
+    /// reading cells one by one applies too.
     package consuming func fetch() -> Fetch {
-        let status = outcome ?? (recorderAlive ? .running : .interrupted)
-        let outcome: FetchOutcome? = switch status {
+        Fetch(
+            id: id, sessionID: sessionID, source: source, startedAt: Timestamp(millisecondsSince1970: startedAt),
+            endedAt: endedAt.map(Timestamp.init(millisecondsSince1970:)), durationMilliseconds: durationMs,
+            outcome: Self.outcome(outcome, recorderAlive: recorderAlive, value: value, error: error, cancelReason: cancelReason),
+            response: Self.response(
+                httpStatus: httpStatus, bytes: responseBytes, body: responseBody, contentType: responseContentType,
+                isTruncated: responseBodyTruncated
+            ),
+            script: Self.script(
+                tappedAt: tappedAt, timeoutMs: timeoutMs, endedBy: endedBy, endedByAt: endedByAt, answerValue: answerValue,
+                answerError: answerError
+            ),
+            host: host
+        )
+    }
+
+    /// The outcome of a row: nil while it runs (`interrupted` once its
+    /// recorder is gone); a missing value is JSON null, a missing error
+    /// empty, a cancel without a reason the user's. Only the cell its
+    /// status names is used.
+    package static func outcome(
+        _ status: FetchStatus?, recorderAlive: Bool, value: FetchValue?, error: String?, cancelReason: CancelReason?
+    ) -> FetchOutcome? {
+        switch status ?? (recorderAlive ? .running : .interrupted) {
         case .running: nil
         case .succeeded: .succeeded(value ?? FetchValue(validJSON: "null"))
         case .failed: .failed(error ?? "")
@@ -99,23 +118,28 @@ package struct StoredFetch {
         case .timedOut: .timedOut
         case .interrupted: .interrupted
         }
-        var script: FetchScript?
-        if let tappedAt {
-            var end: FetchScript.End?
-            if let endedBy, let endedByAt, let cause = FetchEnd.Cause(name: endedBy, value: answerValue, error: answerError) {
-                end = FetchScript.End(cause: cause, at: Timestamp(millisecondsSince1970: endedByAt))
-            }
-            script = FetchScript(tappedAt: Timestamp(millisecondsSince1970: tappedAt), timeoutMilliseconds: timeoutMs, end: end)
+    }
+
+    /// The answer's status and size, with its body; none without a status.
+    package static func response(
+        httpStatus: Int64?, bytes: Int64?, body: String?, contentType: String?, isTruncated: Bool?
+    ) -> SourceResponse? {
+        guard let httpStatus else { return nil }
+        let body = body.map { ResponseBody(text: $0, contentType: contentType, isTruncated: isTruncated ?? false) }
+        return SourceResponse(status: Int(httpStatus), bytes: Int(bytes ?? 0), body: body)
+    }
+
+    /// The script, if the fetch was recorded with one: an end without its
+    /// moment or its answer is no end.
+    package static func script(
+        tappedAt: Int64?, timeoutMs: Int64?, endedBy: String?, endedByAt: Int64?, answerValue: FetchValue?, answerError: String?
+    ) -> FetchScript? {
+        guard let tappedAt else { return nil }
+        var end: FetchScript.End?
+        if let endedBy, let endedByAt, let cause = FetchEnd.Cause(name: endedBy, value: answerValue, error: answerError) {
+            end = FetchScript.End(cause: cause, at: Timestamp(millisecondsSince1970: endedByAt))
         }
-        let body = responseBody.map {
-            ResponseBody(text: $0, contentType: responseContentType, isTruncated: responseBodyTruncated ?? false)
-        }
-        return Fetch(
-            id: id, sessionID: sessionID, source: source, startedAt: Timestamp(millisecondsSince1970: startedAt),
-            endedAt: endedAt.map(Timestamp.init(millisecondsSince1970:)), durationMilliseconds: durationMs, outcome: outcome,
-            response: httpStatus.map { SourceResponse(status: Int($0), bytes: Int(responseBytes ?? 0), body: body) },
-            script: script, host: host
-        )
+        return FetchScript(tappedAt: Timestamp(millisecondsSince1970: tappedAt), timeoutMilliseconds: timeoutMs, end: end)
     }
 }
 
