@@ -2,14 +2,19 @@
 # Builds fetch-history and the benchmark harness in release, runs the
 # benchmarks and prints Markdown reports of medians and ratios.
 #
-#   Benchmarks/run.sh                    # what the READMEs show: the suite at 1,000,000 fetches and the
-#                                        # scale curve to 10,000,000 (about 2 hours on 2 cores); writes
-#                                        # both reports and scale-curve.svg into Benchmarks/, and the
-#                                        # summary of the first into the front page, README.md
+#   Benchmarks/run.sh                    # what the READMEs show: the suite, the answers and the HTTP
+#                                        # source at 1,000,000 fetches and the scale curve to 10,000,000
+#                                        # (about 2 hours on 2 cores); writes the reports and
+#                                        # scale-curve.svg into Benchmarks/, and a summary of the first
+#                                        # three into the front page, README.md
 #   Benchmarks/run.sh 100000             # a quick look at the suite (a few minutes); prints only
-#   Benchmarks/run.sh 1000000 imports    # only import against SQLite's own bulk load
+#   Benchmarks/run.sh 1000000 imports    # only import against SQLite's own bulk load; prints only
+#   Benchmarks/run.sh 1000000 answers    # only stats, stats --by problem and report (with PREVIOUS_CLI,
+#                                        # report against that build's too); writes its report and
+#                                        # the summary (10 minutes)
 #   Benchmarks/run.sh 100000 curve       # the scale curve from 10,000 up to this size; prints only
-#   Benchmarks/run.sh 0 http             # only the HTTP source (a minute or two; the size is unused)
+#   Benchmarks/run.sh 0 http             # only the HTTP source (a minute or two; the size is unused);
+#                                        # writes its report and the summary
 #   Benchmarks/run.sh 0 binaries         # both programs' sizes and start-up; writes its report into
 #                                        # Benchmarks/README.md and the front page (a minute)
 #
@@ -17,7 +22,7 @@
 # /tmp/fetch-history-bench, never inside the repository), RECORD_COUNT
 # (fetches per recording run; default 20000), REPETITION_SCALE (multiplies
 # every repetition count; default 1), PREVIOUS_CLI (an earlier fetch-history
-# binary whose imports run in the same rounds: a change's before and after).
+# binary whose imports and reports run in the same rounds: a change's before and after).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -27,7 +32,7 @@ readme=
 if [ $# -eq 0 ]; then readme="$here/README.md"; fi
 size="${1:-1000000}"
 mode="${2:-run}"
-case "$mode" in run|imports|curve|http|binaries) ;; *) echo "usage: $0 [SIZE] [run|imports|curve|http|binaries]" >&2; exit 64 ;; esac
+case "$mode" in run|imports|answers|curve|http|binaries) ;; *) echo "usage: $0 [SIZE] [run|imports|answers|curve|http|binaries]" >&2; exit 64 ;; esac
 work="${WORK:-${TMPDIR:-/tmp}/fetch-history-bench}"
 
 need() { command -v "$1" >/dev/null 2>&1; }
@@ -57,12 +62,18 @@ common=(--cli "$bin/fetch-history" --work "$work" --repetition-scale "${REPETITI
 if [ -n "$readme" ]; then
     "$bin/fetch-history-bench" run "${common[@]}" --size 1000000 --record-count "${RECORD_COUNT:-20000}" \
         --readme "$readme" "${previous[@]}"
+    "$bin/fetch-history-bench" answers "${common[@]}" --size 1000000 --readme "$readme" "${previous[@]}"
+    "$bin/fetch-history-bench" http "${common[@]}" --readme "$readme"
     "$bin/fetch-history-bench" summary --from "$readme" --readme "$root/README.md"
     "$bin/fetch-history-bench" binaries "${common[@]}" --readme "$readme" --front-page "$root/README.md"
     "$bin/fetch-history-bench" curve "${common[@]}" --sizes 10000,100000,1000000,10000000 \
         --svg "$here/scale-curve.svg" --readme "$readme"
 elif [ "$mode" = http ]; then
-    "$bin/fetch-history-bench" http "${common[@]}"
+    "$bin/fetch-history-bench" http "${common[@]}" --readme "$here/README.md"
+    "$bin/fetch-history-bench" summary --from "$here/README.md" --readme "$root/README.md"
+elif [ "$mode" = answers ]; then
+    "$bin/fetch-history-bench" answers "${common[@]}" --size "$size" --readme "$here/README.md" "${previous[@]}"
+    "$bin/fetch-history-bench" summary --from "$here/README.md" --readme "$root/README.md"
 elif [ "$mode" = binaries ]; then
     "$bin/fetch-history-bench" binaries "${common[@]}" --readme "$here/README.md" --front-page "$root/README.md"
 elif [ "$mode" = curve ]; then

@@ -5,7 +5,7 @@ import Testing
 /// `Benchmarks/README.md` between the markers `Benchmarks/run.sh` rewrites
 /// and names the build it measured; the scale curve's picture is the SVG it
 /// drew, beside that page, one line per command it reports; and the front
-/// page's summary is rows of the run's report, copied as they are.
+/// page's summary is rows of the reports, copied as they are.
 @Suite struct ReadmeBenchmarkReportTests {
     static func report(_ section: String, in page: String) throws -> String {
         let text = try Docs.text(page)
@@ -17,7 +17,10 @@ import Testing
         return String(text[start.upperBound..<stop.lowerBound])
     }
 
-    @Test(arguments: [("run", "Benchmarks/README.md"), ("curve", "Benchmarks/README.md"), ("summary", "README.md")])
+    @Test(arguments: [
+        ("run", "Benchmarks/README.md"), ("answers", "Benchmarks/README.md"), ("http", "Benchmarks/README.md"),
+        ("curve", "Benchmarks/README.md"), ("summary", "README.md"),
+    ])
     func eachReportIsBetweenItsMarkersAndNamesTheBuildItMeasured(_ section: String, _ page: String) throws {
         let report = try Self.report(section, in: page)
         #expect(report.contains("- fetch-history "), "\(section): no build named")
@@ -25,19 +28,22 @@ import Testing
         #expect(report.contains("| Met |") || report.contains("| Met |\n"), "\(section): no table with verdicts")
     }
 
-    @Test func theFrontPagesSummaryIsLinesOfTheRunsReport() throws {
-        // Given the front page's summary and the run's whole report
+    @Test func theFrontPagesSummaryIsLinesOfTheReports() throws {
+        // Given the front page's summary and the whole reports of the suite, the answers and the HTTP source
         let summary = try Self.report("summary", in: "README.md")
-        let run = Set(try Self.report("run", in: "Benchmarks/README.md").split(separator: "\n"))
+        let reports = try ["run", "answers", "http"].map { Set(try Self.report($0, in: "Benchmarks/README.md").split(separator: "\n")) }
 
-        // Then every line of the summary is a line of the report, as the report has it,
-        // and the summary has a table of results under the report's own header
+        // Then every line of the summary is a line of a report, as the report has it,
+        // and the summary has tables of results under the reports' own header, each under
+        // the line naming the build it measured
         let lines = summary.split(separator: "\n")
-        for line in lines { #expect(run.contains(line), "not a line of the run's report: \(line)") }
-        let rows = lines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| Benchmark |") }
-        #expect(lines.contains { $0.hasPrefix("| Benchmark |") })
+        for line in lines { #expect(reports.contains { $0.contains(line) }, "not a line of a report: \(line)") }
+        let rows = lines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| Benchmark |") && !$0.hasPrefix("|---") }
+        let tables = lines.indices.filter { lines[$0].hasPrefix("| Benchmark |") }
+        #expect(!tables.isEmpty)
+        for table in tables { #expect(lines[..<table].last { $0.hasPrefix("- fetch-history ") } != nil) }
         #expect(rows.count >= 4, "\(rows)")
-        #expect(rows.count < run.count { $0.hasPrefix("| ") }, "the summary is the whole table")
+        #expect(rows.count < reports.reduce(0) { $0 + $1.count { $0.hasPrefix("| ") } }, "the summary is the whole tables")
     }
 
     @Test func theCurvesPictureIsTheSVGBesideItsPageWithALinePerCommand() throws {

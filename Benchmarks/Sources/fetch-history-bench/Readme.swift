@@ -42,43 +42,70 @@ enum Readme {
         return (start, stop)
     }
 
-    /// The rows of the run's report the front page shows, each named by its
-    /// benchmark and its baseline (a benchmark may have several baselines).
-    static let summaryRows: [(benchmark: String, baseline: String)] = [
-        ("export --format jsonl", "`sqlite3 -json` SELECT"),
-        ("list (newest 20)", "sqlite3 process"),
-        ("stats", "sqlite3 GROUP BY + percentiles"),
-        ("record a fetch, disk (start + end: 2 transactions)", "raw C loop"),
-        ("import 1,000,000 (`fetch-history import` process, JSONL parse included)", "raw C batch insert"),
-        ("push 1,000,000 into an empty team history", "`psql \\copy … FROM` of the same rows"),
-        ("report of 1,000,000 fetches", "`stats` on the same history"),
+    /// The rows of the reports the front page shows, each named by the
+    /// section of `Benchmarks/README.md` holding it, its benchmark and its
+    /// baseline (a benchmark may have several baselines). The whole run
+    /// takes two hours; the HTTP source and the answers are also measured
+    /// on their own (`run.sh 0 http`, `run.sh 1000000 answers`), and their
+    /// rows come from those reports.
+    static let summaryRows: [(section: String, benchmark: String, baseline: String)] = [
+        ("run", "export --format jsonl", "`sqlite3 -json` SELECT"),
+        ("run", "list (newest 20)", "sqlite3 process"),
+        ("run", "stats", "sqlite3 GROUP BY + percentiles"),
+        ("run", "record a fetch, disk (start + end: 2 transactions)", "raw C loop"),
+        ("run", "import 1,000,000 (`fetch-history import` process, JSONL parse included)", "raw C batch insert"),
+        ("run", "push 1,000,000 into an empty team history", "`psql \\copy … FROM` of the same rows"),
+        ("answers", "stats --by problem", "`stats --by source` on the same history"),
+        ("answers", "report of 1,000,000 fetches", "`stats` on the same history"),
+        ("answers", "report of 1,000,000 fetches", "the previous build's `report`"),
         (
-            "100 HTTP fetches in a row, each recorded (local server, keep-alive)",
+            "http", "100 HTTP fetches in a row, each recorded (local server, keep-alive)",
             "`curl -s` of the same 100 URLs, then 100 fetches recorded through SQLite's C API (start, end: 2 transactions each)"
         ),
     ]
 
-    /// The front page's summary of a run's report (its Markdown, as
-    /// `Report.markdown()` wrote it): the machine and the build, then the
-    /// table's header and the `summaryRows`, each line as the report has it.
-    /// Fails naming a row the report does not have, so that a renamed
-    /// benchmark is noticed rather than dropped.
-    static func summary(ofRun report: String) throws -> String {
-        let lines = report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        func line(_ isWanted: (String) -> Bool, _ what: String) throws -> String {
-            guard let line = lines.first(where: isWanted) else { throw BenchmarkError("the run's report has no \(what)") }
-            return line
+    /// The sections `summaryRows` come from, the run's first.
+    static var summarySections: [String] {
+        summaryRows.map(\.section).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+
+    /// The front page's summary of the reports (their Markdown, as
+    /// `Report.markdown()` wrote them, by section): the machine, then for
+    /// each build measured, the line naming it and a table of its
+    /// `summaryRows`, each line as its report has it. Fails naming a row a
+    /// report does not have, so that a renamed benchmark is noticed rather
+    /// than dropped.
+    static func summary(of reports: [String: String]) throws -> String {
+        var builds: [(line: String, rows: [String])] = []
+        var machine: String?, legend: String?, header: [String] = []
+        for section in summarySections {
+            guard let report = reports[section] else { throw BenchmarkError("there is no \(section) report") }
+            let lines = report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            func line(_ isWanted: (String) -> Bool, _ what: String) throws -> String {
+                guard let line = lines.first(where: isWanted) else { throw BenchmarkError("the \(section) report has no \(what)") }
+                return line
+            }
+            machine = try machine ?? line({ $0.hasPrefix("- CPU: ") }, "line naming the CPU")
+            legend = try legend ?? line({ $0.hasPrefix("Medians of N runs") }, "legend")
+            guard let top = lines.firstIndex(where: { $0.hasPrefix("| Benchmark |") }), top + 1 < lines.count
+            else { throw BenchmarkError("the \(section) report has no table") }
+            if header.isEmpty { header = [lines[top], lines[top + 1]] }
+            let build = try line({ $0.hasPrefix("- fetch-history ") }, "line naming the build")
+            let rows = try summaryRows.filter { $0.section == section }.map { row in
+                try line({ $0.hasPrefix("| \(row.benchmark) | ") && $0.contains(" | \(row.baseline) | ") },
+                         "row for \(row.benchmark) against \(row.baseline)")
+            }
+            if let index = builds.firstIndex(where: { $0.line == build }) {
+                builds[index].rows += rows
+            } else {
+                builds.append((build, rows))
+            }
         }
-        let machine = try line({ $0.hasPrefix("- CPU: ") }, "line naming the CPU")
-        let build = try line({ $0.hasPrefix("- fetch-history ") }, "line naming the build")
-        let legend = try line({ $0.hasPrefix("Medians of N runs") }, "legend")
-        guard let header = lines.firstIndex(where: { $0.hasPrefix("| Benchmark |") }), header + 1 < lines.count
-        else { throw BenchmarkError("the run's report has no table") }
-        let rows = try summaryRows.map { row in
-            try line({ $0.hasPrefix("| \(row.benchmark) | ") && $0.contains(" | \(row.baseline) | ") },
-                     "row for \(row.benchmark) against \(row.baseline)")
+        var summary = [machine!]
+        for (index, build) in builds.enumerated() {
+            summary += index == 0 ? [build.line, "", legend!, ""] : ["", build.line, ""]
+            summary += header + build.rows
         }
-        return ([machine, build, "", legend, "", lines[header], lines[header + 1]] + rows)
-            .joined(separator: "\n") + "\n"
+        return summary.joined(separator: "\n") + "\n"
     }
 }

@@ -57,8 +57,6 @@ struct Suite {
         try exportComparisons()
         try listComparisons()
         try statsComparison()
-        try problemStatsComparison()
-        try reportComparison()
         try processStart()
         try bulkLoadComparisons()
         try importComparisons()
@@ -73,9 +71,6 @@ struct Suite {
             try instructions.run()
             report = instructions.suite.report
         }
-        var http = HTTPBenchmark(suite: self)
-        try http.run()
-        report = http.suite.report
         report.notes.append(loadNote(since: loadBefore))
         report.notes.append(
             "Processes write standard output to /dev/null; each is run once to warm the page cache, then fetch-history and the baseline alternate."
@@ -97,6 +92,25 @@ struct Suite {
         log("importing them with fetch-history import")
         try ChildProcess([cli, "import", "-d", database(size), jsonl(size)]).run()
         try bulkLoadComparisons()
+        report.notes.append(loadNote(since: loadBefore))
+        return report
+    }
+
+    /// Only the comparisons of the answers (issue 34, `fetch-history-bench
+    /// answers`): `stats`, `stats --by problem` and `report`, and with
+    /// `previousCLI` the report against an earlier build's.
+    mutating func runAnswers() throws -> Report {
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let loadBefore = Self.loadAverage()
+        log("generating \(size.formatted) fetches")
+        try HistoryGenerator(count: size).writeJSONLines(to: jsonl(size))
+        Self.removeDatabase(database(size))
+        log("importing them with fetch-history import")
+        try ChildProcess([cli, "import", "-d", database(size), jsonl(size)]).run()
+        try statsComparison()
+        try problemStatsComparison()
+        try reportComparison()
+        try previousReportComparison()
         report.notes.append(loadNote(since: loadBefore))
         return report
     }
@@ -245,6 +259,28 @@ struct Suite {
         ))
         let bytes = (try FileManager.default.attributesOfItem(atPath: page)[.size] as? Int) ?? 0
         self.report.absolute.append((name: "report of \(size.formatted) fetches: the page's size (≤ 5 MB)", value: String(format: "%.2f MB", Double(bytes) / 1e6)))
+    }
+
+    /// `report` against the same command of `previousCLI`, each on the
+    /// history it imported itself from the same file (an earlier build may
+    /// refuse a history of a newer schema).
+    private mutating func previousReportComparison() throws {
+        guard let previousCLI else { return }
+        log("report, against the previous build")
+        let previousDatabase = "\(work)/history-\(size)-previous.sqlite"
+        Self.removeDatabase(previousDatabase)
+        try ChildProcess([previousCLI, "import", "-d", previousDatabase, jsonl(size)]).run()
+        let runs = try alternate(
+            ChildProcess([cli, "report", "-d", database(size), "-o", "\(work)/report.html"]),
+            ChildProcess([previousCLI, "report", "-d", previousDatabase, "-o", "\(work)/report-previous.html"]),
+            repetitions: repetitions(5)
+        )
+        report.comparisons.append(Comparison(
+            name: "report of \(size.formatted) fetches", subject: "fetch-history", subjectMedian: runs.subject.median,
+            baseline: "the previous build's `report`", baselineMedian: runs.baseline.median,
+            unit: .seconds, target: .timeRatioAtMost(1, stated: "no slower"), repetitions: runs.subject.values.count
+        ))
+        Self.removeDatabase(previousDatabase)
     }
 
     private mutating func processStart() throws {

@@ -4,9 +4,10 @@ import Foundation
 let usage = """
     usage: fetch-history-bench run --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--record-count N] [--repetition-scale X]
            fetch-history-bench imports --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--repetition-scale X]
+           fetch-history-bench answers --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--repetition-scale X]
            fetch-history-bench curve --cli PATH [--sizes N,N,…] [--work DIR] [--svg FILE] [--repetition-scale X]
            fetch-history-bench summary --from Benchmarks/README.md --readme README.md
-           fetch-history-bench http --cli PATH [--work DIR] [--repetition-scale X]
+           fetch-history-bench http --cli PATH [--readme FILE] [--work DIR] [--repetition-scale X]
            fetch-history-bench binaries --cli PATH [--readme FILE] [--front-page FILE] [--repetition-scale X]
            fetch-history-bench generate --count N --output FILE
            fetch-history-bench record --engine store|raw|grdb --count N --db FILE
@@ -14,14 +15,16 @@ let usage = """
 
       run        the whole suite at N fetches (default 1,000,000); prints a Markdown report
       imports    only `fetch-history import` against SQLite's own bulk load, into an empty and a full database
+      answers    only stats, stats --by problem and report, and report against --previous-cli's
       curve      every command at each size (default 10k, 100k, 1M, 10M) beside sqlite3; draws the SVG (--svg)
       http       only the HTTP source: 100 fetches against curl and SQLite recording them, CPU while waiting
       binaries   both programs' sizes, start-up (`--version`) against sqlite3's, and the libraries they load;
                  with --front-page, a table of both into the front page too
       --readme   the Markdown file to write the report into, between its markers for this subcommand
-      summary    copies the front page's rows of the run's report (--from) into --readme, between its
-                 summary markers: after a run, or after changing which rows it shows
-      --previous-cli  an earlier fetch-history build whose imports run in the same rounds
+      summary    copies the front page's rows of the run's, the HTTP and the answers reports (--from)
+                 into --readme, between its summary markers: after any of them, or after changing which
+                 rows it shows
+      --previous-cli  an earlier fetch-history build whose imports (and reports) run in the same rounds
       generate   writes N generated fetches as export records (JSONL)
       record     records N fetches with one engine into a new database (for profiling)
       import     imports N generated fetches with one engine into a new database (for profiling)
@@ -77,7 +80,7 @@ do {
     guard let command = arguments.first else { throw BenchmarkError(usage) }
     let given = try options(arguments.dropFirst())
     switch command {
-    case "run", "imports":
+    case "run", "imports", "answers":
         var suite = Suite(
             size: try integer(given, "size", default: 1_000_000),
             cli: try required(given, "cli"),
@@ -86,7 +89,11 @@ do {
             repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1,
             previousCLI: given["previous-cli"]
         )
-        let report = command == "run" ? try suite.run() : try suite.runImports()
+        let report = switch command {
+        case "imports": try suite.runImports()
+        case "answers": try suite.runAnswers()
+        default: try suite.run()
+        }
         try publish(report, section: command, readme: given["readme"])
 
     case "curve":
@@ -113,15 +120,17 @@ do {
         try publish(report, section: command, readme: given["readme"])
 
     case "summary":
-        let report = try Readme.read(section: "run", from: try required(given, "from"))
-        try Readme.write(try Readme.summary(ofRun: report), section: "summary", into: try required(given, "readme"))
+        let from = try required(given, "from")
+        var reports: [String: String] = [:]
+        for section in Readme.summarySections { reports[section] = try Readme.read(section: section, from: from) }
+        try Readme.write(try Readme.summary(of: reports), section: "summary", into: try required(given, "readme"))
 
     case "http":
         var http = HTTPBenchmark(suite: try processSuite(given))
         try http.run()
         var report = http.suite.report
         report.title = "fetch-history benchmarks — the HTTP source"
-        try publish(report, section: command, readme: nil)
+        try publish(report, section: command, readme: given["readme"])
 
     case "binaries":
         var binaries = BinariesBenchmark(suite: try processSuite(given))
