@@ -37,8 +37,14 @@ struct ImportCommand: HistoryCommand {
         if case .file(let path) = try database.location(), !FileManager.default.fileExists(atPath: path) { newFile = path }
         let summary: ImportSummary
         do {
-            summary = try await database.adding { history in
-                try await history.importFetches(from: FetchRecordReader(descriptor: input.descriptor))
+            let reader = FetchRecordReader(descriptor: input.descriptor)
+            // Into a new (or empty) history, a file built beside it at
+            // SQLite's copy speed; into one that holds fetches, one
+            // transaction in it.
+            if let built = try database.buildingNew({ db in try db.importFetches(from: reader) }) {
+                summary = built
+            } else {
+                summary = try await database.adding { history in try await history.importFetches(from: reader) }
             }
         } catch {
             // A refused import leaves no trace: not even the new, empty

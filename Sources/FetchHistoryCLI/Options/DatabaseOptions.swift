@@ -78,6 +78,7 @@ struct DatabaseOptions: ParsableArguments {
     @MainActor func reading<T>(_ body: (any HistoryReader) async throws -> T) async throws -> T {
         switch try location() {
         case .file(let path) where isFirstRun(path):
+            Self.removeUnfinishedBuild(besides: path)
             StandardError.write("no history yet (it will be at \(DatabaseArgument.shown(path))); record the first fetch with `fetch-history fetch`\n")
             return try await body(try HistoryStore.inMemory().onCallersThread)
         case .file(let path): return try await body(try Self.openStoreForReading(path).onCallersThread)
@@ -132,6 +133,7 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     private static func openStoreForReading(_ path: String) throws -> HistoryStore {
+        removeUnfinishedBuild(besides: path)
         do {
             // A history of an older schema is upgraded by the first reader
             // that can write it (the library's policy).
@@ -149,9 +151,28 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     private static func openForWriting(_ path: String) throws -> HistoryStore {
+        removeUnfinishedBuild(besides: path)
         let folder = path.folderAndName.folder
         if !folder.isEmpty { try createFolder(folder) }
         return try HistoryStore(path: path, access: .create)
+    }
+
+    /// Runs `body` in a write transaction on the history's file built anew
+    /// (`HistoryStore.buildingNew`: `import`, `pull`), its folder made if
+    /// missing; nil, touching nothing, when the history is a server, or a
+    /// file that holds something or is open.
+    @MainActor func buildingNew<T>(_ body: (Database) throws -> T) throws -> T? {
+        guard case .file(let path) = try location() else { return nil }
+        let folder = path.folderAndName.folder
+        if !folder.isEmpty { try Self.createFolder(folder) }
+        return try HistoryStore.buildingNew(at: path, body)
+    }
+
+    /// Removes what an import or pull that was stopped left beside the
+    /// history, and says so.
+    private static func removeUnfinishedBuild(besides path: String) {
+        guard let removed = HistoryStore.removeUnfinishedBuild(besides: path) else { return }
+        StandardError.write("removed \(DatabaseArgument.shown(removed)), left by an import or pull that did not finish\n")
     }
 
     private static func expandTilde(_ path: String, environment: (String) -> String?) -> String {

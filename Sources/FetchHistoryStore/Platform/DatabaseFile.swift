@@ -121,6 +121,39 @@ enum DatabaseFile {
         )
     }
 
+    // MARK: - Building a history beside its place
+
+    /// Whether any file SQLite keeps beside `path` while a connection has it
+    /// open (or left by one that did not close) is there.
+    static func hasSideFiles(_ path: String) -> Bool {
+        ["-wal", "-shm", "-journal"].contains { inode(path + $0) != nil }
+    }
+
+    /// Whether this process's user owns `path` (a file made to replace it
+    /// would be this user's).
+    static func isOwnedByThisUser(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_uid == geteuid()
+    }
+
+    /// Removes `path` and whatever SQLite may have left beside it.
+    static func remove(_ path: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    /// Renames `building` over `path` in one step, and syncs the folder so
+    /// that the rename outlives a power cut.
+    static func moveIntoPlace(_ building: String, over path: String) throws(HistoryError) {
+        guard rename(building, path) == 0 else {
+            throw .cannotReplace(path: path, building: building, reason: String(cString: strerror(errno)))
+        }
+        let folder = open(folder(of: path), O_RDONLY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+    }
+
     private static func inode(_ path: String) -> UInt64? {
         var info = stat()
         return lstat(path, &info) == 0 ? UInt64(info.st_ino) : nil

@@ -61,7 +61,7 @@ package struct Migrator: Sendable {
     }
 
     /// The database's schema version, after refusing foreign and newer files.
-    private func state(of database: Database) throws -> Int {
+    package func state(of database: Database) throws -> Int {
         let version = Int(try database.scalarInt64("PRAGMA user_version"))
         let applicationID = try database.scalarInt64("PRAGMA application_id")
         let isEmpty = try database.scalarInt64("SELECT count(*) FROM sqlite_schema") == 0

@@ -28,6 +28,13 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
     case notRunning(UUID)
     /// A follower's cursor taken from another history was given to this one.
     case foreignCursor(path: String)
+    /// Another process is building the history in `path` (`HistoryStore.buildingNew`).
+    case buildUnderWay(path: String)
+    /// A fetch was recorded into the history at `path` while a new one was
+    /// built for it: the build was thrown away.
+    case replacedWhileBuilding(path: String)
+    /// The history built at `building` could not be put in place of `path`.
+    case cannotReplace(path: String, building: String, reason: String)
 
     /// The error SQLite reported while the store used the file at `path`.
     init(_ error: SQLiteError, path: String) {
@@ -61,6 +68,12 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
             "fetch \(id.lowercased) is not running, so its end cannot be recorded"
         case .foreignCursor(let path):
             "\(path): the follower's place was taken in another history"
+        case .buildUnderWay(let path):
+            "another import or pull is building this history in \(path); wait for it to finish, then run this one again"
+        case .replacedWhileBuilding(let path):
+            "\(path) was written by another command while this one built it anew; nothing was added: run it again"
+        case .cannotReplace(let path, let building, let reason):
+            "cannot put the history built in \(building) in place of \(path): \(reason)"
         }
     }
 }
