@@ -87,12 +87,17 @@ struct PullCommand: HistoryCommand {
 
     @MainActor func run() async throws {
         let url = try RemoteOption.url(from, option: "--from")
-        let store = try database.openForWriting(for: "pull")
         let filter = HistoryFilter(
             since: range.since?.timestamp, until: range.until?.timestamp, sourceMatching: source, host: host.map(HostPattern.init)
         )
+        // The file is checked before the server is reached, as before.
+        _ = try database.path(for: "pull")
         let (summary, server) = try await DatabaseOptions.withTeam(url) { team in
-            (try await store.pull(from: team, matching: filter), team.displayName)
+            // Into a new (or empty) history, a file built beside it; into
+            // one that holds fetches, one transaction in it.
+            if let summary = try await database.pullingNew(from: team, matching: filter) { return (summary, team.displayName) }
+            let store = try database.openForWriting(for: "pull")
+            return (try await store.pull(from: team, matching: filter), team.displayName)
         }
         try TransferReport.write(summary, pushed: false, server: server, format: format)
     }

@@ -163,9 +163,24 @@ struct DatabaseOptions: ParsableArguments {
     /// file that holds something or is open.
     @MainActor func buildingNew<T>(_ body: (Database) throws -> T) throws -> T? {
         guard case .file(let path) = try location() else { return nil }
-        let folder = path.folderAndName.folder
-        if !folder.isEmpty { try Self.createFolder(folder) }
+        try Self.prepareToBuild(path)
         return try HistoryStore.buildingNew(at: path, body)
+    }
+
+    /// Pulls from `team` into the history's file built anew
+    /// (`HistoryStore.pullingNew`); nil, pulling nothing, when it holds
+    /// something or is open.
+    @MainActor func pullingNew(from team: some TeamHistory, matching filter: HistoryFilter) async throws -> TransferSummary? {
+        let path = try path(for: "pull")
+        try Self.prepareToBuild(path)
+        return try await HistoryStore.pullingNew(at: path, from: team, matching: filter)
+    }
+
+    /// Before a history is built at `path`: its folder, and what a stopped build left, gone (and said).
+    private static func prepareToBuild(_ path: String) throws {
+        removeUnfinishedBuild(besides: path)
+        let folder = path.folderAndName.folder
+        if !folder.isEmpty { try createFolder(folder) }
     }
 
     /// Removes what an import or pull that was stopped left beside the

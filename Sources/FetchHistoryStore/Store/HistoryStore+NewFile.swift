@@ -75,7 +75,7 @@ extension HistoryStore {
     /// is none, or it is fetch-history's (of this schema or an older one),
     /// holds nothing, is this user's and has no connection (no `-wal`,
     /// `-shm` or `-journal` beside it).
-    private static func mayBeReplaced(_ path: String) -> Bool {
+    static func mayBeReplaced(_ path: String) -> Bool {
         guard let signature = DatabaseFile.signature(of: path) else { return true }
         guard !DatabaseFile.hasSideFiles(path), DatabaseFile.isOwnedByThisUser(path) else { return false }
         if signature.size == 0 { return true }

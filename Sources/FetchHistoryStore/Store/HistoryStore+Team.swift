@@ -69,28 +69,47 @@ extension HistoryStore {
     /// to `team` (a new file has), it remembers that the pulled fetches need
     /// no pushing back: a push right after a pull sends nothing.
     public func pull(from team: some TeamHistory, matching filter: HistoryFilter) async throws -> TransferSummary {
-        // The server's rows cross to the store's queue a batch at a time, at
-        // most a few ahead: the reader waits while the file catches up.
-        let handoff = BatchHandoff<Fetch>(batchSize: 1_000, batchesAhead: 4)
         let historyID = team.historyID
-        async let imported: ImportSummary = write { db in
-            let largestBefore = try db.largestSeq()
-            let markBefore = try db.pushMark(of: historyID)
-            let summary: ImportSummary
-            do {
-                summary = try db.importFetches { insert in
-                    while let batch = try handoff.next() {
-                        for fetch in batch { try insert(fetch) }
-                    }
-                }
-            } catch {
-                // The reader stops at its next fetch instead of waiting for room.
-                handoff.stop(throwing: error)
-                throw error
-            }
-            if markBefore >= largestBefore { try db.raisePushMark(of: historyID, to: try db.largestSeq()) }
-            return summary
+        return try await Self.transfer(from: team, matching: filter) { handoff in
+            try await self.write { db in try db.importPulled(from: handoff, historyID: historyID) }
         }
+    }
+
+    /// Like `pull(from:matching:)`, into a history built anew at `path`
+    /// (`buildingNew(at:_:)`) when there is none there or it holds nothing;
+    /// nil, pulling nothing, otherwise. The build runs on a thread of its own.
+    public static func pullingNew(
+        at path: String, from team: some TeamHistory, matching filter: HistoryFilter
+    ) async throws -> TransferSummary? {
+        guard mayBeReplaced(path) else { return nil }
+        let historyID = team.historyID
+        return try await transfer(from: team, matching: filter) { handoff in
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue(label: "fetch-history.build").async {
+                    continuation.resume(with: Result {
+                        let built = try buildingNew(at: path) { db in try db.importPulled(from: handoff, historyID: historyID) }
+                        guard let built else {
+                            // Written meanwhile: the server's reader stops at its next fetch.
+                            handoff.stop(throwing: HistoryError.replacedWhileBuilding(path: path))
+                            throw HistoryError.replacedWhileBuilding(path: path)
+                        }
+                        return built
+                    })
+                }
+            }
+        }
+    }
+
+    /// Reads the fetches of `team` that match `filter` into `importing`,
+    /// which adds them from the hand-off: the server's rows cross a batch
+    /// at a time, at most a few ahead, the reader waiting while the file
+    /// catches up.
+    private static func transfer(
+        from team: some TeamHistory, matching filter: HistoryFilter,
+        importing: @escaping @Sendable (BatchHandoff<Fetch>) async throws -> ImportSummary
+    ) async throws -> TransferSummary {
+        let handoff = BatchHandoff<Fetch>(batchSize: 1_000, batchesAhead: 4)
+        async let imported = importing(handoff)
         do {
             try await team.forEachFetch(matching: filter) { fetch in try handoff.put(fetch) }
             handoff.finish()
@@ -103,6 +122,31 @@ extension HistoryStore {
         return TransferSummary(
             sent: summary.added + summary.skipped, new: summary.added, sourcesWithSecretsHidden: summary.sourcesWithSecretsHidden
         )
+    }
+}
+
+extension Database {
+    /// Adds the fetches `handoff` hands over, inside the caller's write
+    /// transaction. When this file had pushed everything to the team
+    /// history `historyID` (a new file has), it remembers that the pulled
+    /// fetches need no pushing back: a push right after a pull sends nothing.
+    fileprivate func importPulled(from handoff: BatchHandoff<Fetch>, historyID: UUID) throws -> ImportSummary {
+        let largestBefore = try largestSeq()
+        let markBefore = try pushMark(of: historyID)
+        let summary: ImportSummary
+        do {
+            summary = try importFetches { insert in
+                while let batch = try handoff.next() {
+                    for fetch in batch { try insert(fetch) }
+                }
+            }
+        } catch {
+            // The reader stops at its next fetch instead of waiting for room.
+            handoff.stop(throwing: error)
+            throw error
+        }
+        if markBefore >= largestBefore { try raisePushMark(of: historyID, to: try largestSeq()) }
+        return summary
     }
 }
 

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// A pull into a history that is not there yet builds it beside, as an
+/// import does (`ImportNewFileTests`): killed at any moment, absent or
+/// complete, and the next command leaves nothing beside it.
+@Suite("pull into a new history: built beside it, all or nothing")
+struct TeamHistoryPullNewFileTests {
+    @Test func aPullKilledAtAnyMomentLeavesTheHistoryAbsentOrCompleteAndNothingBesideIt() async throws {
+        let rounds = Reliability.setting("PULL_KILLS", default: 12)
+        var random = Reliability.random(for: "pull kills")
+        // Given a team history of 5,000 fetches
+        let team = try await TeamFixture()
+        let local = try await team.localFile("local.sqlite", Fixtures.succeeded(5_000))
+        try await team.succeed(["push", "-d", local, "--to", team.url], limit: TeamFixture.bigLimit)
+        // The size a whole pull's file reaches.
+        let reference = team.sandbox.path("reference.sqlite")
+        let whole = try await team.succeed(["pull", "-d", reference, "--from", team.url], limit: TeamFixture.bigLimit)
+        #expect(whole.standardOutput.hasSuffix(": 5000 new, 0 already here\n"), "\(whole)")
+        #expect(try ImportNewFileTests.files(besides: reference) == ["reference.sqlite"])
+        let wholeSize = try #require(FileManager.default.attributesOfItem(atPath: reference)[.size] as? Int)
+
+        var absent = 0, complete = 0
+        for round in 1...rounds {
+            // When a pull into a new file is killed once the file it builds has grown past a random size
+            let history = team.sandbox.path("pulled-\(round).sqlite")
+            let building = history + "-import"
+            let killAt = Int.random(in: 0...(wholeSize * 5 / 4), using: &random)
+            let context = "round \(round), killed once the build passed \(killAt) of \(wholeSize) bytes (seed \(Reliability.seed))"
+            let child = try await team.sandbox.start(["pull", "-d", history, "--from", team.url])
+            while child.isRunning {
+                let size = (try? FileManager.default.attributesOfItem(atPath: building)[.size] as? Int) ?? 0
+                if size >= killAt { break }
+                await Task.yield()
+            }
+            child.send(SIGKILL)
+            _ = try await child.wait(limit: .seconds(120))
+
+            // Then the history is absent or holds all 5,000, and after the next command nothing is beside it
+            if FileManager.default.fileExists(atPath: history) {
+                complete += 1
+                let export = try await team.sandbox.run("export", "--database", history, "--format", "jsonl")
+                #expect(export.lines.count == 5_000, "\(context): \(export.lines.count) fetches")
+            } else {
+                absent += 1
+            }
+            _ = try await team.sandbox.run("list", "--database", history)
+            #expect(try ImportNewFileTests.files(besides: history).allSatisfy { !$0.contains("-import") }, "\(context)")
+        }
+        Reliability.summary("pull kills: \(rounds) rounds, history absent after \(absent), complete after \(complete)")
+        #expect(absent > 0, "no kill landed during a pull's build")
+    }
+}
