@@ -8,10 +8,13 @@ import Foundation
 /// (SQLite: `INSERT … SELECT` into its live indexes; building them again
 /// over both halves was slower, see `Database+Import.swift`).
 ///
-/// SQLite gets what the import gets: the same page cache
-/// (`HistorySQL.importCacheKibibytes`), foreign keys on, one transaction,
-/// and the staging rows already in a database file (the history as
-/// `fetch-history import` stored it), so it does no parsing at all.
+/// SQLite's side is its pure copy: the same page cache
+/// (`HistorySQL.importCacheKibibytes`), one rollback-journal transaction,
+/// no foreign-key check, and the staging rows already in a database file
+/// (the history as `fetch-history import` stored it), so it does no
+/// parsing at all. An import into an empty history builds a new file
+/// beside it (`HistoryStore.buildingNew`); into a full one it writes in
+/// place, through the WAL.
 ///
 /// With a previous build (`--previous-cli`), the same comparisons run for it
 /// in the same rounds, each against SQLite loading its own schema: the
@@ -49,8 +52,11 @@ struct BulkLoad {
             http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error, host
             """
         let source = (kind == .intoEmpty ? staging : moreStaging).replacingOccurrences(of: "'", with: "''")
+        // SQLite's pure copy (issue 36): one rollback-journal transaction,
+        // no foreign-key check per row.
         var lines = [
-            "PRAGMA foreign_keys = ON;",
+            "PRAGMA journal_mode = DELETE;",
+            "PRAGMA foreign_keys = OFF;",
             "PRAGMA cache_size = -\(HistorySQL.importCacheKibibytes);",
             "ATTACH '\(source)' AS staging;",
             "BEGIN IMMEDIATE;",
@@ -138,9 +144,9 @@ extension Suite {
                     value: "\(Report.mebibytes(rounds.peak[ours]!)) / \(Report.mebibytes(rounds.peak[sqlite]!))"
                 ))
             }
-            let load = "SQLite: INSERT … SELECT from a staging table, then the indexes"
+            let load = "SQLite's pure copy: INSERT … SELECT from a staging table, then the indexes"
             add(idle, .intoEmpty, name: "import \(size.formatted) into an empty database (`fetch-history import`, JSONL parsed)",
-                baseline: load, target: .timeRatioAtMost(1.2, stated: "≤ 1.2×"))
+                baseline: load, target: .timeRatioAtMost(1.3, stated: "≤ 1.3×"))
             let empty = (
                 ours: BulkLoadRounds.Key(subject: number, kind: .intoEmpty, isBaseline: false),
                 sqlite: BulkLoadRounds.Key(subject: number, kind: .intoEmpty, isBaseline: true)
@@ -149,12 +155,12 @@ extension Suite {
                 name: "import \(size.formatted) into an empty database: CPU (user + sys)\(suffix)", subject: subject.name,
                 subjectMedian: idle.cpu[empty.ours]!.median, baseline: "SQLite's CPU, the same load",
                 baselineMedian: idle.cpu[empty.sqlite]!.median, unit: .seconds,
-                target: .timeRatioAtMost(1.25, stated: "≤ 1.25×"), repetitions: idle.count
+                target: .none, repetitions: idle.count
             ))
             add(busy, .intoEmpty, name: "import \(size.formatted) into an empty database, a core kept busy (`yes > /dev/null`)",
-                baseline: load + ", the same core busy", target: .timeRatioAtMost(1.5, stated: "≤ 1.5×"))
+                baseline: load + ", the same core busy", target: .timeRatioAtMost(1.6, stated: "≤ 1.6×"))
             add(idle, .intoFull, name: "import \(size.formatted) into a database holding \(size.formatted)",
-                baseline: "SQLite: INSERT … SELECT from a staging table", target: .timeRatioAtMost(1.5, stated: "≤ 1.5×"))
+                baseline: "SQLite's pure copy: INSERT … SELECT from a staging table", target: .none)
         }
     }
 
