@@ -49,6 +49,19 @@ struct FetchSummaryTests {
         #expect(single.status == 0 && single.standardError.isEmpty, "\(single)")
     }
 
+    @Test func aSingleFetchCheckedAgainstAThresholdPrintsTheCheckAlone() async throws {
+        // Given an empty history
+        let sandbox = try Sandbox()
+
+        // When one fetch runs with a threshold, which reads the run's statistics as a summary would
+        let result = try await sandbox.run("fetch", "--latency", "0", "--threshold", "count>=1")
+
+        // Then standard error holds the threshold's line and no summary line above it
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.count == 1, "\(result)")
+        #expect(result.standardError == "ok count 1 >= 1\n", "\(result)")
+    }
+
     /// A duration as `stats` prints it: `250ms`, `1.002s`.
     static func shown(_ milliseconds: Int64) -> String {
         milliseconds < 1000 ? "\(milliseconds)ms" : "\(milliseconds / 1000).\(String(format: "%03d", milliseconds % 1000))s"
