@@ -1,3 +1,5 @@
+@testable import FetchHistoryCLI
+import FetchHistory
 import Foundation
 import LoopbackServers
 import Testing
@@ -47,6 +49,34 @@ struct FetchSummaryTests {
         #expect(timedOut.status == 1, "\(timedOut)")
         #expect(timedOut.standardError == "2 fetches: 2 timed-out; p50 -, p95 -; top problem: timed out (2)\n", "\(timedOut)")
         #expect(single.status == 0 && single.standardError.isEmpty, "\(single)")
+    }
+
+    @Test func aSingleFetchCheckedAgainstAThresholdPrintsTheCheckAlone() async throws {
+        // Given an empty history
+        let sandbox = try Sandbox()
+
+        // When one fetch runs with a threshold, which reads the run's statistics as a summary would
+        let result = try await sandbox.run("fetch", "--latency", "0", "--threshold", "count>=1")
+
+        // Then standard error holds the threshold's line and no summary line above it
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.count == 1, "\(result)")
+        #expect(result.standardError == "ok count 1 >= 1\n", "\(result)")
+    }
+
+    @Test func theLineGivesTheP50AndP95NotTheirNeighbours() throws {
+        // Given a run of twenty succeeded fetches of twenty different durations, so that
+        // the p50, p90, p95 and p99 (nearest rank: the 10th, 18th, 19th and 20th) all differ
+        let durations: [Int64] = (1...20).map { Int64($0) * 100 }
+        let latency = try #require(HistoryStatistics.Latency(ascending: durations))
+        try #require(Set([latency.p50, latency.p90, latency.p95, latency.p99]).count == 4)
+        let statistics = HistoryStatistics(total: 20, counts: [.succeeded: 20], latency: latency)
+
+        // When its summary line is written
+        let line = RunSummary(statistics: statistics, topProblem: nil).line
+
+        // Then it gives the 10th duration as the p50 and the 19th as the p95
+        #expect(line == "20 fetches: 20 succeeded; p50 \(Self.shown(durations[9])), p95 \(Self.shown(durations[18]))", "\(line)")
     }
 
     /// A duration as `stats` prints it: `250ms`, `1.002s`.
