@@ -15,8 +15,10 @@ extension Database {
     /// ```swift
     /// let summary = try store.write { db in try db.importFetches(from: FetchRecordReader(descriptor: STDIN_FILENO)) }
     /// ```
-    public func importFetches(from reader: FetchRecordReader) throws -> ImportSummary {
-        try importFetches { insert in try reader.insertEach(insert) }
+    ///
+    /// `read` is called after each record is added (a progress count).
+    public func importFetches(from reader: FetchRecordReader, read: () -> Void = {}) throws -> ImportSummary {
+        try importFetches { insert in try reader.insertEach(insert, read: read) }
     }
 }
 
@@ -27,23 +29,26 @@ extension HistoryWriter {
     /// ```swift
     /// let summary = try await store.importFetches(from: FetchRecordReader(descriptor: STDIN_FILENO))
     /// ```
-    public nonisolated(nonsending) func importFetches(from reader: FetchRecordReader) async throws -> ImportSummary {
+    public nonisolated(nonsending) func importFetches(
+        from reader: FetchRecordReader, read: @escaping @Sendable () -> Void = {}
+    ) async throws -> ImportSummary {
         // Read once, by whichever thread the history inserts on.
         nonisolated(unsafe) let reader = reader
-        return try await importFetches { insert in try reader.insertEach(insert) }
+        return try await importFetches { insert in try reader.insertEach(insert, read: read) }
     }
 }
 
 extension FetchRecordReader {
     /// Hands each record's fetch to `insert`; an id `insert` reports as
     /// used twice becomes the `ImportError` that names both records.
-    fileprivate func insertEach(_ insert: (Fetch) throws -> Void) throws {
+    fileprivate func insertEach(_ insert: (Fetch) throws -> Void, read: () -> Void) throws {
         try forEachRecord { record in
             do {
                 try insert(record.fetch)
             } catch let repeated as RepeatedFetchID {
                 throw ImportError.repeated(repeated, in: record)
             }
+            read()
         }
     }
 }

@@ -68,6 +68,32 @@ struct ImportNewFileTests {
         #expect(try await sandbox.run("export", "--database", full, "--format", "jsonl").lines.count == 4)
     }
 
+    @Test func aLongImportCountsOnATerminalErasesItsLineAndWritesNothingIntoAPipe() async throws {
+        // Given an export of 40,000 fetches: seconds of import in a debug build
+        let sandbox = try Sandbox()
+        let file = sandbox.path("in.jsonl")
+        try ExportRecord.jsonl(Fixtures.succeeded(40_000)).write(to: URL(fileURLWithPath: file))
+
+        // When it is imported on a terminal, and again into another history through pipes
+        let child = try await TerminalProcess.start(
+            ["import", "--database", sandbox.path("shown.sqlite"), file], environment: sandbox.environment(),
+            workingDirectory: sandbox.root
+        )
+        let counted = await child.waitForTranscript { $0.contains(" fetches, ") && $0.contains(" a second") }
+        let shown = try await child.wait()
+        let piped = try await sandbox.run("import", "--database", sandbox.path("piped.sqlite"), file)
+
+        // Then the terminal showed the count as it went, and kept only the summary
+        #expect(counted, "\(shown.transcript.debugDescription)")
+        #expect(shown.transcript.contains("importing… "), "\(shown.transcript.debugDescription)")
+        #expect(shown.status == 0 && !shown.wasSignalled)
+        let screen = TerminalScreen(shown.transcript)
+        #expect(screen.lines == ["imported 40000 fetches: 40000 added, 0 already present", ""], "\(screen.lines)")
+        // and the pipe got the summary alone, nothing on standard error
+        #expect(piped.status == 0 && piped.standardError.isEmpty, "\(piped)")
+        #expect(piped.standardOutput == "imported 40000 fetches: 40000 added, 0 already present\n")
+    }
+
     @Test func aMalformedImportLeavesNoHistoryAndNoBuildBehind() async throws {
         // Given an export whose last record is broken
         let sandbox = try Sandbox()

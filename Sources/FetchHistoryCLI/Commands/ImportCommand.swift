@@ -36,15 +36,20 @@ struct ImportCommand: HistoryCommand {
         var newFile: String?
         if case .file(let path) = try database.location(), !FileManager.default.fileExists(atPath: path) { newFile = path }
         let summary: ImportSummary
+        // On a terminal, a live line once it has run a second.
+        let progress = TransferProgress("importing")
+        defer { progress.stop() }
         do {
             let reader = FetchRecordReader(descriptor: input.descriptor)
             // Into a new (or empty) history, a file built beside it at
             // SQLite's copy speed; into one that holds fetches, one
             // transaction in it.
-            if let built = try database.buildingNew({ db in try db.importFetches(from: reader) }) {
+            if let built = try database.buildingNew({ db in try db.importFetches(from: reader, read: progress.counted) }) {
                 summary = built
             } else {
-                summary = try await database.adding { history in try await history.importFetches(from: reader) }
+                summary = try await database.adding { history in
+                    try await history.importFetches(from: reader, read: progress.counted)
+                }
             }
         } catch {
             // A refused import leaves no trace: not even the new, empty
@@ -58,6 +63,7 @@ struct ImportCommand: HistoryCommand {
             default: throw error
             }
         }
+        progress.stop()
         print(Self.sentence(summary))
         SecretsNote.write(command: "import", sources: summary.sourcesWithSecretsHidden)
     }
