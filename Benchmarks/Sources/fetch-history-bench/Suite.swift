@@ -84,6 +84,15 @@ struct Suite {
     /// Only the comparisons of `fetch-history import` with SQLite's own bulk
     /// load (`fetch-history-bench imports`).
     mutating func runImports() throws -> Report {
+        let loadBefore = try prepareHistory()
+        try bulkLoadComparisons()
+        report.notes.append(loadNote(since: loadBefore))
+        return report
+    }
+
+    /// Generates `size` fetches and imports them, untimed: what the focused
+    /// runs start from. Returns the load average before.
+    private func prepareHistory() throws -> String {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let loadBefore = Self.loadAverage()
         log("generating \(size.formatted) fetches")
@@ -91,22 +100,14 @@ struct Suite {
         Self.removeDatabase(database(size))
         log("importing them with fetch-history import")
         try ChildProcess([cli, "import", "-d", database(size), jsonl(size)]).run()
-        try bulkLoadComparisons()
-        report.notes.append(loadNote(since: loadBefore))
-        return report
+        return loadBefore
     }
 
     /// Only the comparisons of the answers (issue 34, `fetch-history-bench
     /// answers`): `stats`, `stats --by problem` and `report`, and with
     /// `previousCLI` the report against an earlier build's.
     mutating func runAnswers() throws -> Report {
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        let loadBefore = Self.loadAverage()
-        log("generating \(size.formatted) fetches")
-        try HistoryGenerator(count: size).writeJSONLines(to: jsonl(size))
-        Self.removeDatabase(database(size))
-        log("importing them with fetch-history import")
-        try ChildProcess([cli, "import", "-d", database(size), jsonl(size)]).run()
+        let loadBefore = try prepareHistory()
         try statsComparison()
         try problemStatsComparison()
         try reportComparison()
