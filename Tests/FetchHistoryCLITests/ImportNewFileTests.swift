@@ -14,6 +14,17 @@ struct ImportNewFileTests {
         return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(name) }.sorted()
     }
 
+    /// SIGKILLs `child` once the file at `building` holds `size` bytes, or
+    /// once it has ended, watching in a bounded yield loop.
+    static func kill(_ child: FetchHistoryProcess, once building: String, reaches size: Int) async {
+        for _ in 0..<10_000_000 where child.isRunning {
+            let built = (try? FileManager.default.attributesOfItem(atPath: building)[.size] as? Int) ?? 0
+            if built >= size { break }
+            await Task.yield()
+        }
+        child.send(SIGKILL)
+    }
+
     @Test func aNewHistoryIsAWriteAheadLogFileOfTheOwnerAloneWithNothingBesideIt() async throws {
         // Given an export of 2,000 fetches and no history
         let sandbox = try Sandbox()
@@ -135,15 +146,7 @@ struct ImportNewFileTests {
 
             // When an import is killed once its build has grown past a random size
             let child = try await sandbox.start("import", "--database", history, file)
-            while child.isRunning {
-                let size = (try? FileManager.default.attributesOfItem(atPath: building)[.size] as? Int) ?? 0
-                if size >= killAt { break }
-                // A paced look, not a wait for anything to settle: spinning
-                // here took a core from the process it watches, and the
-                // cooperative pool from every other test.
-                try await Task.sleep(for: .milliseconds(1))
-            }
-            child.send(SIGKILL)
+            await Self.kill(child, once: building, reaches: killAt)
             _ = try await child.wait(limit: .seconds(60))
 
             // Then the history is absent or complete

@@ -187,3 +187,36 @@ extension HistoryStoreAccessTests {
         await #expect { try await store.read { db in try db.execute("SELECT * FROM nowhere") } } throws: { isNamed($0) }
     }
 }
+
+/// The SQLite decoder reads a row by `StoredFetch`'s rules, one cell at a
+/// time: cells an outcome gives no meaning to are not what it reads.
+extension HistoryStoreTests {
+    @Test func cellsAnOutcomeDoesNotUseChangeNothingAndMissingOnesReadLeniently() throws {
+        // Given ended fetches whose rows hold cells their outcome does not use, or lack one it does
+        let failed = try record(.failed("HTTP 503"), at: 1_000)
+        let cancelled = try record(.cancelled(.superseded), at: 2_000)
+        let succeeded = try record(.succeeded(7), at: 3_000)
+        let bodyAlone = try record(.failed("HTTP 500"), at: 4_000)
+        try store.write { db in
+            try db.execute("PRAGMA ignore_check_constraints = ON")
+            try db.execute("UPDATE fetch SET value = 99, cancel_reason = 'user' WHERE id = ?", [.text(failed.lowercased)])
+            try db.execute("UPDATE fetch SET cancel_reason = NULL, error = 'stray' WHERE id = ?", [.text(cancelled.lowercased)])
+            try db.execute("UPDATE fetch SET value = NULL, error = 'stray' WHERE id = ?", [.text(succeeded.lowercased)])
+            try db.execute(
+                "UPDATE fetch SET http_status = NULL, response_bytes = 12, response_body = 'busy' WHERE id = ?",
+                [.text(bodyAlone.lowercased)]
+            )
+            try db.execute("PRAGMA ignore_check_constraints = OFF")
+        }
+
+        // When they are read back
+        let read = try store.read { db in try [failed, cancelled, succeeded, bodyAlone].map { try db.fetch(idPrefix: $0.lowercased) } }
+
+        // Then each reads as its outcome says: the stray cells ignored, a cancel without a reason
+        // the user's, a success without a value JSON null, a body without a status no response
+        #expect(read[0].outcome == .failed("HTTP 503"))
+        #expect(read[1].outcome == .cancelled(.user))
+        #expect(read[2].outcome == .succeeded(FetchValue(validJSON: "null")))
+        #expect(read[3].outcome == .failed("HTTP 500") && read[3].response == nil)
+    }
+}

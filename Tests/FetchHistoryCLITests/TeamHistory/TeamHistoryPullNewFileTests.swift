@@ -28,15 +28,7 @@ struct TeamHistoryPullNewFileTests {
             let killAt = Int.random(in: 0...(wholeSize * 5 / 4), using: &random)
             let context = "round \(round), killed once the build passed \(killAt) of \(wholeSize) bytes (seed \(Reliability.seed))"
             let child = try await team.sandbox.start(["pull", "-d", history, "--from", team.url])
-            while child.isRunning {
-                let size = (try? FileManager.default.attributesOfItem(atPath: building)[.size] as? Int) ?? 0
-                if size >= killAt { break }
-                // A paced look, not a wait for anything to settle: spinning
-                // here took a core from the process it watches, and the
-                // cooperative pool from every other test.
-                try await Task.sleep(for: .milliseconds(1))
-            }
-            child.send(SIGKILL)
+            await ImportNewFileTests.kill(child, once: building, reaches: killAt)
             _ = try await child.wait(limit: .seconds(120))
 
             // Then the history is absent or holds all 5,000, and after the next command nothing is beside it
