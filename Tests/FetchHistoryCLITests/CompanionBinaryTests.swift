@@ -24,6 +24,34 @@ struct CompanionBinaryTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     }
 
+    @Test func anHTTPFetchIsHandedOverBeforeItsWordsAreParsed() async throws {
+        // Given fetch-history beside a companion that writes down the words it was given
+        let sandbox = try Sandbox()
+        let alone = URL(fileURLWithPath: sandbox.path("fetch-history"))
+        try FileManager.default.copyItem(at: FetchHistoryProcess.binary, to: alone)
+        let companion = sandbox.path("fetch-history-http")
+        let handedOver = sandbox.path("handed-over")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(handedOver)'\n".utf8).write(to: URL(fileURLWithPath: companion))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: companion)
+
+        // When an HTTP fetch has a word this program's parser would refuse, its source given either way
+        for source in [["--source", "HTTPS://127.0.0.1:9/n"], ["--source=http://127.0.0.1:9/n"]] {
+            let words = ["-d", "h.sqlite", "fetch"] + source + ["--count", "nope"]
+            let result = try await sandbox.run(words, executable: alone)
+
+            // Then the companion got the words as they were, unparsed, and its exit is the command's
+            #expect(result.status == 0, "\(result)")
+            #expect(try String(contentsOfFile: handedOver, encoding: .utf8) == words.joined(separator: "\n") + "\n")
+            try FileManager.default.removeItem(atPath: handedOver)
+        }
+
+        // And a command that only names an HTTP source, or a fetch from the random one, stays here
+        for words in [["list", "--source", "http://127.0.0.1:9/n"], ["fetch", "--latency", "0ms", "--", "--source"]] {
+            let result = try await sandbox.run(words, executable: alone)
+            #expect(!FileManager.default.fileExists(atPath: handedOver), "\(words): \(result)")
+        }
+    }
+
     @Test func underSwiftRunTheCommandToRunQuotesAnApostrophe() async throws {
         // Given fetch-history alone in a SwiftPM build folder, as `swift run fetch-history` leaves it
         let sandbox = try Sandbox()

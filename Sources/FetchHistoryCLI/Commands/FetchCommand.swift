@@ -102,11 +102,28 @@ struct FetchCommand: AsyncParsableCommand {
 
     /// The `--source` URL, when it is an http(s) URL with a host, its scheme
     /// in lower case (`HTTP://` is `http://`, and recorded so).
-    private var httpURL: URL? {
+    private var httpURL: URL? { Self.httpURL(source) }
+
+    private static func httpURL(_ source: String) -> URL? {
         guard let url = URL(string: source)?.withLowercaseScheme, ["http", "https"].contains(url.scheme),
               let host = url.host, !host.isEmpty
         else { return nil }
         return url
+    }
+
+    /// Whether the command line `given` (without the program's name) is a
+    /// `fetch` from an http(s) `--source`, told from its words alone, before
+    /// they are parsed. A guess that misses costs only time: `run` hands
+    /// the fetch over all the same.
+    static func fetchesOverHTTP(_ given: [String]) -> Bool {
+        let commandIndex = FetchHistoryCommand.globalOptionsEnd(given)
+        guard commandIndex < given.count, given[commandIndex] == configuration.commandName else { return false }
+        var words = given[(commandIndex + 1)...].makeIterator()
+        while let word = words.next(), word != "--" {
+            if word == "--source", let value = words.next() { return httpURL(value) != nil }
+            if word.hasPrefix("--source=") { return httpURL(String(word.dropFirst("--source=".count))) != nil }
+        }
+        return false
     }
 
     func run() async throws {

@@ -73,9 +73,17 @@ package struct FetchHistoryCommand: AsyncParsableCommand {
         ThisProcess.unblockTrappableSignals()
         // This program owns its process: SQLite's process-wide settings are its to choose.
         SQLiteProcess.stopCountingMemory()
+        let given = Array(CommandLine.arguments.dropFirst())
+        // An HTTP fetch goes to the companion before its words are parsed
+        // here: the companion parses them again, and parsing them twice
+        // cost every such fetch a few milliseconds. When the companion
+        // cannot start, the command below meets the same failure and says so.
+        if case .companion(let name) = http, FetchCommand.fetchesOverHTTP(given) {
+            _ = try? Companion.takeOver(name, for: .http)
+        }
         let command: any ParsableCommand
         do {
-            command = try parseAsRoot(arguments(Array(CommandLine.arguments.dropFirst())))
+            command = try parseAsRoot(arguments(given))
         } catch {
             fail(error)
         }
