@@ -92,13 +92,19 @@ struct PullCommand: HistoryCommand {
         )
         // The file is checked before the server is reached, as before.
         _ = try database.path(for: "pull")
+        // On a terminal, a live line once it has run a second.
+        let progress = TransferProgress("pulling")
+        defer { progress.stop() }
         let (summary, server) = try await DatabaseOptions.withTeam(url) { team in
             // Into a new (or empty) history, a file built beside it; into
             // one that holds fetches, one transaction in it.
-            if let summary = try await database.pullingNew(from: team, matching: filter) { return (summary, team.displayName) }
+            if let summary = try await database.pullingNew(from: team, matching: filter, read: progress.counted) {
+                return (summary, team.displayName)
+            }
             let store = try database.openForWriting(for: "pull")
-            return (try await store.pull(from: team, matching: filter), team.displayName)
+            return (try await store.pull(from: team, matching: filter, read: progress.counted), team.displayName)
         }
+        progress.stop()
         try TransferReport.write(summary, pushed: false, server: server, format: format)
     }
 }

@@ -169,11 +169,13 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Pulls from `team` into the history's file built anew
     /// (`HistoryStore.pullingNew`); nil, pulling nothing, when it holds
-    /// something or is open.
-    @MainActor func pullingNew(from team: some TeamHistory, matching filter: HistoryFilter) async throws -> TransferSummary? {
+    /// something or is open. `read` is called for each fetch read.
+    @MainActor func pullingNew(
+        from team: some TeamHistory, matching filter: HistoryFilter, read: @escaping @Sendable () -> Void
+    ) async throws -> TransferSummary? {
         let path = try path(for: "pull")
         try Self.prepareToBuild(path)
-        return try await HistoryStore.pullingNew(at: path, from: team, matching: filter)
+        return try await HistoryStore.pullingNew(at: path, from: team, matching: filter, read: read)
     }
 
     /// Before a history is built at `path`: its folder, and what a stopped build left, gone (and said).

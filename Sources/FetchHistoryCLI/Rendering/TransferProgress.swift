@@ -2,13 +2,14 @@ import Dispatch
 import FoundationEssentials
 import Synchronization
 
-/// The live line `import` keeps on standard error once it has run a second
-/// — `importing… 120000 fetches, 95000 a second` — so a long import never
-/// looks like a hang. Only on a terminal, erased when it ends, as `fetch`'s
-/// line (`ProgressLine`) is.
+/// The live line `import` and `pull` keep on standard error once they have
+/// run a second — `importing… 120000 fetches, 95000 a second` — so a long
+/// transfer never looks like a hang. Only on a terminal, erased when it
+/// ends, as `fetch`'s line (`ProgressLine`) is.
 ///
-/// The import runs on the command's own thread, so the line is drawn from
-/// a timer on a queue of its own, reading a count the import raises.
+/// The fetches are read on a thread the line does not own (the command's
+/// own for an import, the server's reader for a pull), so the line is drawn
+/// from a timer on a queue of its own, reading a count the reader raises.
 final class TransferProgress: Sendable {
     /// The first draw: a shorter import shows nothing.
     private static let delay: DispatchTimeInterval = .seconds(1)

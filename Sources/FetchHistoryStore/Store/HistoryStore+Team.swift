@@ -67,10 +67,13 @@ extension HistoryStore {
     /// one transaction (all or nothing; the file's own fetches are kept,
     /// and ones it has are skipped). When this file had pushed everything
     /// to `team` (a new file has), it remembers that the pulled fetches need
-    /// no pushing back: a push right after a pull sends nothing.
-    public func pull(from team: some TeamHistory, matching filter: HistoryFilter) async throws -> TransferSummary {
+    /// no pushing back: a push right after a pull sends nothing. `read` is
+    /// called for each fetch read from the server.
+    public func pull(
+        from team: some TeamHistory, matching filter: HistoryFilter, read: @escaping @Sendable () -> Void = {}
+    ) async throws -> TransferSummary {
         let historyID = team.historyID
-        return try await Self.transfer(from: team, matching: filter) { handoff in
+        return try await Self.transfer(from: team, matching: filter, read: read) { handoff in
             try await self.write { db in try db.importPulled(from: handoff, historyID: historyID) }
         }
     }
@@ -79,11 +82,11 @@ extension HistoryStore {
     /// (`buildingNew(at:_:)`) when there is none there or it holds nothing;
     /// nil, pulling nothing, otherwise. The build runs on a thread of its own.
     public static func pullingNew(
-        at path: String, from team: some TeamHistory, matching filter: HistoryFilter
+        at path: String, from team: some TeamHistory, matching filter: HistoryFilter, read: @escaping @Sendable () -> Void = {}
     ) async throws -> TransferSummary? {
         guard mayBeReplaced(path) else { return nil }
         let historyID = team.historyID
-        return try await transfer(from: team, matching: filter) { handoff in
+        return try await transfer(from: team, matching: filter, read: read) { handoff in
             try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue(label: "fetch-history.build").async {
                     continuation.resume(with: Result {
@@ -103,15 +106,18 @@ extension HistoryStore {
     /// Reads the fetches of `team` that match `filter` into `importing`,
     /// which adds them from the hand-off: the server's rows cross a batch
     /// at a time, at most a few ahead, the reader waiting while the file
-    /// catches up.
+    /// catches up. `read` is called for each fetch read.
     private static func transfer(
-        from team: some TeamHistory, matching filter: HistoryFilter,
+        from team: some TeamHistory, matching filter: HistoryFilter, read: @escaping @Sendable () -> Void,
         importing: @escaping @Sendable (BatchHandoff<Fetch>) async throws -> ImportSummary
     ) async throws -> TransferSummary {
         let handoff = BatchHandoff<Fetch>(batchSize: 1_000, batchesAhead: 4)
         async let imported = importing(handoff)
         do {
-            try await team.forEachFetch(matching: filter) { fetch in try handoff.put(fetch) }
+            try await team.forEachFetch(matching: filter) { fetch in
+                read()
+                try handoff.put(fetch)
+            }
             handoff.finish()
         } catch {
             handoff.finish(throwing: error)

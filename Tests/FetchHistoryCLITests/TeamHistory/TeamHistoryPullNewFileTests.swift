@@ -45,4 +45,31 @@ struct TeamHistoryPullNewFileTests {
         Reliability.summary("pull kills: \(rounds) rounds, history absent after \(absent), complete after \(complete)")
         #expect(absent > 0, "no kill landed during a pull's build")
     }
+
+    @Test func aLongPullCountsOnATerminalErasesItsLineAndWritesNothingIntoAPipe() async throws {
+        // Given a team history of 40,000 fetches: seconds of pull in a debug build
+        let team = try await TeamFixture()
+        let local = try await team.localFile("local.sqlite", Fixtures.succeeded(40_000))
+        try await team.succeed(["push", "-d", local, "--to", team.url], limit: TeamFixture.bigLimit)
+
+        // When it is pulled on a terminal into a new history, and into the one it came from (a transaction in it)
+        for (history, summary) in [(team.sandbox.path("shown.sqlite"), "40000 new, 0 already here"), (local, "0 new, 40000 already here")] {
+            let child = try await TerminalProcess.start(
+                ["pull", "-d", history, "--from", team.url], environment: team.sandbox.environment(), workingDirectory: team.sandbox.root
+            )
+            let counted = await child.waitForTranscript(limit: TeamFixture.bigLimit) {
+                $0.range(of: #"pulling… [1-9][0-9]* fetches, [0-9]+ a second"#, options: .regularExpression) != nil
+            }
+            let shown = try await child.wait(limit: TeamFixture.bigLimit)
+
+            // Then the terminal showed the count rising as it went, and kept only the summary
+            #expect(counted, "\(history): \(shown.transcript.debugDescription)")
+            #expect(shown.status == 0 && !shown.wasSignalled)
+            let screen = TerminalScreen(shown.transcript)
+            #expect(screen.lines.count == 2 && screen.lines[0].hasSuffix(": \(summary)") && screen.lines[1].isEmpty, "\(screen.lines)")
+        }
+        // and a pull through pipes writes its summary alone, nothing on standard error
+        let piped = try await team.succeed(["pull", "-d", team.sandbox.path("piped.sqlite"), "--from", team.url], limit: TeamFixture.bigLimit)
+        #expect(piped.standardError.isEmpty && piped.standardOutput.hasSuffix(": 40000 new, 0 already here\n"), "\(piped)")
+    }
 }
