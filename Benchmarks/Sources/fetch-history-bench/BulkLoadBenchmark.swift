@@ -47,11 +47,17 @@ struct BulkLoad {
     /// The `sqlite3` script that loads the staging rows of `kind` into the
     /// database of `subject`, whose indexes (name, SQL) are `indexes`.
     func script(_ kind: Case, indexes: [(name: String, sql: String)]) -> String {
+        Self.pureCopy(from: kind == .intoEmpty ? staging : moreStaging, kind, indexes: indexes)
+    }
+
+    /// The `sqlite3` script of SQLite's pure copy of the history file
+    /// `staging` into the database it runs on, whose indexes are `indexes`.
+    static func pureCopy(from staging: String, _ kind: Case, indexes: [(name: String, sql: String)]) -> String {
         let columns = """
             id, session_id, source, started_at, ended_at, duration_ms, outcome, cancel_reason, value, error, \
             http_status, response_bytes, tapped_at, timeout_ms, ended_by, ended_by_at, answer_value, answer_error, host
             """
-        let source = (kind == .intoEmpty ? staging : moreStaging).replacingOccurrences(of: "'", with: "''")
+        let source = staging.replacingOccurrences(of: "'", with: "''")
         // SQLite's pure copy (issue 36): one rollback-journal transaction,
         // no foreign-key check per row.
         var lines = [
@@ -144,7 +150,7 @@ extension Suite {
                     value: "\(Report.mebibytes(rounds.peak[ours]!)) / \(Report.mebibytes(rounds.peak[sqlite]!))"
                 ))
             }
-            let load = "SQLite's pure copy: INSERT … SELECT from a staging table, then the indexes"
+            let load = Readme.pureCopy
             add(idle, .intoEmpty, name: "import \(size.formatted) into an empty database (`fetch-history import`, JSONL parsed)",
                 baseline: load, target: .timeRatioAtMost(1.3, stated: "≤ 1.3×"))
             let empty = (

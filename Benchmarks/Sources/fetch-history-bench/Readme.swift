@@ -45,9 +45,10 @@ enum Readme {
     /// The rows of the reports the front page shows, each named by the
     /// section of `Benchmarks/README.md` holding it, its benchmark and its
     /// baseline (a benchmark may have several baselines). The whole run
-    /// takes two hours; the HTTP source and the answers are also measured
-    /// on their own (`run.sh 0 http`, `run.sh 1000000 answers`), and their
-    /// rows come from those reports.
+    /// takes three hours; the imports, the answers and the HTTP source are
+    /// also measured on their own (`run.sh 1000000,10000000 imports`,
+    /// `run.sh 1000000 answers`, `run.sh 0 http`), and their rows come from
+    /// those reports.
     static let summaryRows: [(section: String, benchmark: String, baseline: String)] = [
         ("run", "export --format jsonl", "`sqlite3 -json` SELECT"),
         ("run", "list (newest 20)", "sqlite3 process"),
@@ -55,14 +56,22 @@ enum Readme {
         ("run", "record a fetch, disk (start + end: 2 transactions)", "raw C loop"),
         ("run", "import 1,000,000 (`fetch-history import` process, JSONL parse included)", "raw C batch insert"),
         ("run", "push 1,000,000 into an empty team history", "`psql \\copy … FROM` of the same rows"),
+        ("imports", "import 1,000,000 into an empty database (`fetch-history import`, JSONL parsed)", pureCopy),
+        ("imports", "import 1,000,000 into an empty database, a core kept busy (`yes > /dev/null`)", pureCopy + ", the same core busy"),
+        ("imports", "import 10,000,000 into an empty database (`fetch-history import`, JSONL parsed)", pureCopy),
+        ("imports", "import 10,000,000 into an empty database, a core kept busy (`yes > /dev/null`)", pureCopy + ", the same core busy"),
+        ("imports", "pull 1,000,000 into a new file, against SQLite's copy", "`psql \\copy … TO` + SQLite's pure copy of the same rows"),
         ("answers", "stats --by problem", "`stats --by source` on the same history"),
-        ("answers", "report of 1,000,000 fetches", "`stats` on the same history"),
+        ("answers", "report of 1,000,000 fetches", "`stats --by source` on the same history"),
         ("answers", "report of 1,000,000 fetches", "the previous build's `report`"),
         (
             "http", "100 HTTP fetches in a row, each recorded (local server, keep-alive)",
             "`curl -s` of the same 100 URLs, then 100 fetches recorded through SQLite's C API (start, end: 2 transactions each)"
         ),
     ]
+
+    /// The baseline of an import into a new history (`BulkLoad`).
+    static let pureCopy = "SQLite's pure copy: INSERT … SELECT from a staging table, then the indexes"
 
     /// The sections `summaryRows` come from, the run's first.
     static var summarySections: [String] {

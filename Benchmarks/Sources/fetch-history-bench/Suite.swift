@@ -58,7 +58,7 @@ struct Suite {
         try listComparisons()
         try statsComparison()
         try processStart()
-        try bulkLoadComparisons()
+        // The bulk loads against SQLite's copy, and the pull, are `imports`' own report.
         try importComparisons()
         try recordingComparisons()
         if withTeamHistory {
@@ -82,10 +82,15 @@ struct Suite {
     }
 
     /// Only the comparisons of `fetch-history import` with SQLite's own bulk
-    /// load (`fetch-history-bench imports`).
-    mutating func runImports() throws -> Report {
+    /// load (`fetch-history-bench imports`), and `withPull`, of `pull`.
+    mutating func runImports(withPull: Bool) throws -> Report {
         let loadBefore = try prepareHistory()
         try bulkLoadComparisons()
+        if withPull, withTeamHistory {
+            var team = TeamHistoryBenchmark(suite: self)
+            try team.runPull()
+            report = team.suite.report
+        }
         report.notes.append(loadNote(since: loadBefore))
         return report
     }
@@ -238,9 +243,11 @@ struct Suite {
         ))
     }
 
-    /// `report` against `stats` on the same history (issue 24: ≤ 2×), and
-    /// against `stats --by source`, which reads every row for the same
-    /// per-source aggregate the page's table needs; the page's size beside.
+    /// `report` against `stats --by source`, which reads every row for the
+    /// same per-source aggregate the page's table needs (issue 34: no
+    /// slower), and against `stats`, for scale: issue 24 asked ≤ 2× of it
+    /// when `stats` read every row too; it now counts from the indexes
+    /// alone, about a tenth of a read of every row. The page's size beside.
     private mutating func reportComparison() throws {
         log("report")
         let db = database(size)
@@ -251,12 +258,12 @@ struct Suite {
         self.report.comparisons.append(Comparison(
             name: "report of \(size.formatted) fetches", subject: "fetch-history", subjectMedian: againstStats.subject.median,
             baseline: "`stats` on the same history", baselineMedian: againstStats.baseline.median, unit: .seconds,
-            target: .timeRatioAtMost(2, stated: "≤ 2×"), repetitions: againstStats.subject.values.count
+            target: .none, repetitions: againstStats.subject.values.count
         ))
         self.report.comparisons.append(Comparison(
             name: "report of \(size.formatted) fetches", subject: "fetch-history", subjectMedian: againstBySource.subject.median,
             baseline: "`stats --by source` on the same history", baselineMedian: againstBySource.baseline.median, unit: .seconds,
-            target: .none, repetitions: againstBySource.subject.values.count
+            target: .timeRatioAtMost(1, stated: "no slower"), repetitions: againstBySource.subject.values.count
         ))
         let bytes = (try FileManager.default.attributesOfItem(atPath: page)[.size] as? Int) ?? 0
         self.report.absolute.append((name: "report of \(size.formatted) fetches: the page's size (≤ 5 MB)", value: String(format: "%.2f MB", Double(bytes) / 1e6)))

@@ -3,7 +3,7 @@ import Foundation
 
 let usage = """
     usage: fetch-history-bench run --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--record-count N] [--repetition-scale X]
-           fetch-history-bench imports --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--repetition-scale X]
+           fetch-history-bench imports --cli PATH [--previous-cli PATH] [--sizes N,N,…] [--work DIR] [--readme FILE] [--repetition-scale X]
            fetch-history-bench answers --cli PATH [--previous-cli PATH] [--size N] [--work DIR] [--repetition-scale X]
            fetch-history-bench curve --cli PATH [--sizes N,N,…] [--work DIR] [--svg FILE] [--repetition-scale X]
            fetch-history-bench summary --from Benchmarks/README.md --readme README.md
@@ -14,14 +14,15 @@ let usage = """
            fetch-history-bench import --engine store|raw|grdb --count N --db FILE
 
       run        the whole suite at N fetches (default 1,000,000); prints a Markdown report
-      imports    only `fetch-history import` against SQLite's own bulk load, into an empty and a full database
+      imports    only `fetch-history import` against SQLite's own bulk load, into an empty and a full database,
+                 at each size (default 1M, 10M; --size N for one), and `pull` of the first size into a new file
       answers    only stats, stats --by problem and report, and report against --previous-cli's
       curve      every command at each size (default 10k, 100k, 1M, 10M) beside sqlite3; draws the SVG (--svg)
       http       only the HTTP source: 100 fetches against curl and SQLite recording them, CPU while waiting
       binaries   both programs' sizes, start-up (`--version`) against sqlite3's, and the libraries they load;
                  with --front-page, a table of both into the front page too
       --readme   the Markdown file to write the report into, between its markers for this subcommand
-      summary    copies the front page's rows of the run's, the HTTP and the answers reports (--from)
+      summary    copies the front page's rows of the run's, the imports', the answers' and the HTTP reports (--from)
                  into --readme, between its summary markers: after any of them, or after changing which
                  rows it shows
       --previous-cli  an earlier fetch-history build whose imports (and reports) run in the same rounds
@@ -52,6 +53,16 @@ func required(_ options: [String: String], _ name: String) throws -> String {
     return value
 }
 
+/// The sizes of `--sizes`, smallest first.
+func sizeList(_ text: String) throws -> [Int] {
+    try text.split(separator: ",").map { text in
+        guard let size = Int(text.replacingOccurrences(of: "_", with: "")), size > 0 else {
+            throw BenchmarkError("--sizes needs positive whole numbers separated by commas\n\(usage)")
+        }
+        return size
+    }.sorted()
+}
+
 /// Prints `report`, and writes it into its section of a Markdown file when asked.
 func publish(_ report: Report, section: String, readme: String?) throws {
     let markdown = report.markdown()
@@ -80,7 +91,29 @@ do {
     guard let command = arguments.first else { throw BenchmarkError(usage) }
     let given = try options(arguments.dropFirst())
     switch command {
-    case "run", "imports", "answers":
+    case "imports":
+        let sizes = try given["size"].map { _ in [try integer(given, "size")] }
+            ?? sizeList(given["sizes"] ?? "1000000,10000000")
+        var report: Report?
+        for size in sizes {
+            var suite = Suite(
+                size: size, cli: try required(given, "cli"),
+                work: given["work"] ?? NSTemporaryDirectory() + "fetch-history-bench", recordCount: 1,
+                repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1, previousCLI: given["previous-cli"]
+            )
+            let sized = try suite.runImports(withPull: size == sizes.first)
+            if report == nil {
+                report = sized
+                report?.title = "fetch-history benchmarks — import and pull at SQLite's copy speed"
+            } else {
+                report?.comparisons += sized.comparisons
+                report?.absolute += sized.absolute
+                report?.notes += sized.notes
+            }
+        }
+        try publish(report!, section: command, readme: given["readme"])
+
+    case "run", "answers":
         var suite = Suite(
             size: try integer(given, "size", default: 1_000_000),
             cli: try required(given, "cli"),
@@ -89,20 +122,11 @@ do {
             repetitionScale: Double(given["repetition-scale"] ?? "1") ?? 1,
             previousCLI: given["previous-cli"]
         )
-        let report = switch command {
-        case "imports": try suite.runImports()
-        case "answers": try suite.runAnswers()
-        default: try suite.run()
-        }
+        let report = command == "answers" ? try suite.runAnswers() : try suite.run()
         try publish(report, section: command, readme: given["readme"])
 
     case "curve":
-        let sizes = try (given["sizes"] ?? "10000,100000,1000000,10000000").split(separator: ",").map { text in
-            guard let size = Int(text.replacingOccurrences(of: "_", with: "")), size > 0 else {
-                throw BenchmarkError("--sizes needs positive whole numbers separated by commas\n\(usage)")
-            }
-            return size
-        }.sorted()
+        let sizes = try sizeList(given["sizes"] ?? "10000,100000,1000000,10000000")
         let svg = given["svg"] ?? NSTemporaryDirectory() + "scale-curve.svg"
         let suite = Suite(
             size: sizes.last!, cli: try required(given, "cli"),
