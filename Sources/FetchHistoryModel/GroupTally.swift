@@ -60,7 +60,8 @@ package struct GroupTally {
     }
 
     private func group(_ key: String, counts: [FetchStatus: Int], durations: [Int64]) -> StatisticsGroup {
-        StatisticsGroup(key: key, counts: counts, latency: HistoryStatistics.Latency(ascending: durations.sorted()))
+        var durations = durations
+        return StatisticsGroup(key: key, counts: counts, latency: HistoryStatistics.Latency(selectingFrom: &durations))
     }
 }
 

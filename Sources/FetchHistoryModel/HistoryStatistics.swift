@@ -42,6 +42,16 @@ public struct HistoryStatistics: Hashable, Sendable {
         return decided == 0 ? nil : Double(counts[.succeeded, default: 0]) / Double(decided)
     }
 
+    /// The statistics of fetches counted per status in `counts`, whose
+    /// succeeded ones took `durations` (ms, in any order; reordered): what
+    /// a store answers, counted from the fetches themselves.
+    package init(counts: [FetchStatus: Int], succeededDurations durations: inout [Int64]) {
+        self.init(total: counts.values.reduce(0, +), counts: counts, latency: Latency(selectingFrom: &durations))
+        for duration in durations {
+            histogram[LatencyBucket.bounds.lastIndex { $0 <= duration } ?? 0].count += 1
+        }
+    }
+
     /// Nearest-rank percentiles of succeeded fetches' durations, in ms.
     public struct Latency: Hashable, Sendable {
         public var p50: Int64
@@ -77,6 +87,59 @@ public struct HistoryStatistics: Hashable, Sendable {
         public init?(ascending durations: [Int64]) {
             guard let last = durations.last else { return nil }
             self.init(ranked: Self.percents.map { durations[Self.rank($0, of: durations.count) - 1] }, max: last)
+        }
+
+        /// The same percentiles of `durations` in any order, which it
+        /// reorders: each rank is selected rather than everything sorted
+        /// (sorting a source's million durations was most of a report's
+        /// time past reading them).
+        package init?(selectingFrom durations: inout [Int64]) {
+            guard !durations.isEmpty else { return nil }
+            var ranked: [Int64] = []
+            var from = 0
+            for percent in Self.percents {
+                let place = Self.rank(percent, of: durations.count) - 1
+                durations.select(place, from: from)
+                ranked.append(durations[place])
+                // Everything before `place` is no larger: the next rank is at or after it.
+                from = place
+            }
+            self.init(ranked: ranked, max: durations[from...].max()!)
+        }
+    }
+}
+
+fileprivate extension [Int64] {
+    /// Reorders `self[from...]` so that `self[place]` holds what sorting it
+    /// would put there, no larger value after it and no smaller one before
+    /// (down to `from`): a quickselect, its pivot the median of three and
+    /// its partition three-way, so runs of equal durations cost nothing.
+    mutating func select(_ place: Int, from: Int) {
+        var low = from, high = count - 1
+        while low < high {
+            let pivot = Swift.max(
+                Swift.min(self[low], self[high]), Swift.min(Swift.max(self[low], self[high]), self[(low + high) / 2])
+            )
+            var less = low, index = low, more = high
+            while index <= more {
+                if self[index] < pivot {
+                    swapAt(less, index)
+                    less += 1
+                    index += 1
+                } else if self[index] > pivot {
+                    swapAt(index, more)
+                    more -= 1
+                } else {
+                    index += 1
+                }
+            }
+            if place < less {
+                high = less - 1
+            } else if place > more {
+                low = more + 1
+            } else {
+                return
+            }
         }
     }
 }

@@ -78,15 +78,9 @@ package struct StatisticsTally {
 
     /// The totals; latencies only `withLatency` (when succeeded fetches were asked for).
     package func statistics(withLatency: Bool) -> HistoryStatistics {
-        var statistics = HistoryStatistics(total: counts.values.reduce(0, +), counts: counts, latency: nil)
-        guard !durations.isEmpty, withLatency else { return statistics }
-        let sorted = durations.sorted()
-        statistics.latency = HistoryStatistics.Latency(ascending: sorted)
-        for duration in sorted {
-            let bucket = LatencyBucket.bounds.lastIndex { $0 <= duration } ?? 0
-            statistics.histogram[bucket].count += 1
-        }
-        return statistics
+        guard withLatency else { return HistoryStatistics(total: counts.values.reduce(0, +), counts: counts, latency: nil) }
+        var durations = durations
+        return HistoryStatistics(counts: counts, succeededDurations: &durations)
     }
 
     /// The groups, as the stores give them.

@@ -143,7 +143,8 @@ struct HTMLPage {
             for status in statuses { body += "<td>\(ReportFormat.count(tally.counts[status]))</td>" }
             let statistics = HistoryStatistics(total: 0, counts: tally.counts.dictionary, latency: nil)
             body += "<td>\(tally.failureRate.map(ReportFormat.percent) ?? "–")</td><td>\(statistics.successRate.map(ReportFormat.percent) ?? "–")</td>"
-            if let latency = HistoryStatistics.Latency(ascending: tally.durations.sorted()) {
+            var durations = tally.durations
+            if let latency = HistoryStatistics.Latency(selectingFrom: &durations) {
                 body += [latency.p50, latency.p90, latency.p99].map { "<td>\(ReportFormat.duration($0))</td>" }.joined()
             } else {
                 body += "<td>–</td><td>–</td><td>–</td>"

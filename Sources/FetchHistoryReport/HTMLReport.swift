@@ -11,15 +11,17 @@ import FoundationEssentials
 ///
 /// Fetches are added oldest first, as the history streams them, and each is
 /// counted once as it passes: what the page keeps of them is bounded (the
-/// problems' tallies, the slowest few, the latest failures of each problem)
-/// but for a count per lane and time column. Up to `detailLimit` fetches
-/// the page draws each one and lists it in a table; past that, each lane is
-/// a strip of time slices coloured by the outcome most of their fetches
-/// had, and the page says so: a million bars would neither fit a screen nor
-/// open quickly.
+/// problems' tallies, the slowest few, the latest failures of each problem,
+/// the succeeded durations its percentiles come from) but for a count per
+/// lane and time column. Up to `detailLimit` fetches the page draws each one
+/// and lists it in a table; past that, each lane is a strip of time slices
+/// coloured by the outcome most of their fetches had, and the page says so:
+/// a million bars would neither fit a screen nor open quickly. The summary's
+/// counts and percentiles are `stats`' own figures, counted from the same
+/// pass rather than asked of the history again.
 ///
 /// ```swift
-/// var report = HTMLReport(statistics: stats, newestStart: newest?.startedAt, generatedAt: .now, scope: "--since 1d")
+/// var report = HTMLReport(newestStart: newest?.startedAt, generatedAt: .now, scope: "--since 1d")
 /// try await history.forEachFetch(matching: filter) { report.add($0) }
 /// let page = report.html(nonce: nonce)
 /// ```
@@ -42,11 +44,13 @@ package struct HTMLReport {
         case source
     }
 
-    let statistics: HistoryStatistics
     let generatedAt: Timestamp
     /// The filters the page is about, as typed (`--outcome failed --since 1d`), or empty for the whole history.
     let scope: String
-    let detailed: Bool
+    /// The fetches added.
+    package private(set) var total = 0
+    /// Whether each fetch is drawn and listed: until there are more than `detailLimit`.
+    private(set) var detailed = true
     let lanesBy: Lanes
     /// The time the timeline starts and ends; known from the first fetch and the newest one's start.
     private var span: (start: Timestamp, end: Timestamp)?
@@ -66,20 +70,19 @@ package struct HTMLReport {
     private var problems = ProblemTallies()
     private var slowest = SlowestFetches()
     private var failureCount = 0
+    /// While `detailed`: every fetch added, with the indexes of its problem and source.
     private var fetches: [Fetch] = []
+    private var fetchIndexes: [(problem: Int?, source: Int)] = []
     private var lastEnd: Timestamp?
 
     /// - Parameters:
-    ///   - statistics: what `stats` says of the same fetches: counts, success rate, percentiles, histogram.
     ///   - newestStart: when the newest of the fetches started, for an aggregated timeline's scale.
     ///   - lanes: what a lane of the timeline holds.
-    package init(statistics: HistoryStatistics, newestStart: Timestamp?, generatedAt: Timestamp, scope: String, lanes: Lanes = .session) {
-        self.statistics = statistics
+    package init(newestStart: Timestamp?, generatedAt: Timestamp, scope: String, lanes: Lanes = .session) {
         self.newestStart = newestStart
         self.generatedAt = generatedAt
         self.scope = scope
         lanesBy = lanes
-        detailed = statistics.total <= Self.detailLimit
     }
 
     struct SourceTally {
@@ -121,6 +124,7 @@ package struct HTMLReport {
     }
 
     package mutating func add(_ fetch: Fetch) {
+        total += 1
         if span == nil {
             let end = max(newestStart ?? fetch.startedAt, fetch.startedAt)
             span = (fetch.startedAt, end)
@@ -139,9 +143,11 @@ package struct HTMLReport {
             lanes[lane].sessions.insert(fetch.sessionID)
             lanes[lane].lastSession = fetch.sessionID
         }
+        if detailed, total > Self.detailLimit { countDrawnInColumns() }
         if detailed {
             lanes[lane].bars.append(fetch)
             fetches.append(fetch)
+            fetchIndexes.append((problem, source))
         } else {
             lanes[lane].columns[column(of: fetch.startedAt), default: ColumnTally()].add(status, problem: problem, source: source)
         }
@@ -152,6 +158,20 @@ package struct HTMLReport {
         }
         slowest.add(fetch)
         if status == .failed || status == .timedOut { failureCount += 1 }
+    }
+
+    /// Past `detailLimit` fetches: the ones drawn one by one so far are
+    /// counted in their lanes' columns instead, as every later one is.
+    private mutating func countDrawnInColumns() {
+        detailed = false
+        for (fetch, indexes) in zip(fetches, fetchIndexes) {
+            let lane = index(ofLane: fetch)
+            lanes[lane].columns[column(of: fetch.startedAt), default: ColumnTally()]
+                .add(fetch.status, problem: indexes.problem, source: indexes.source)
+        }
+        for lane in lanes.indices { lanes[lane].bars = [] }
+        fetches = []
+        fetchIndexes = []
     }
 
     private mutating func index(ofLane fetch: Fetch) -> Int {
@@ -220,13 +240,22 @@ package struct HTMLReport {
 
     // MARK: The page
 
+    /// What `stats` says of the fetches added: counts, success rate, percentiles, histogram.
+    package var statistics: HistoryStatistics {
+        var counts = StatusCounts()
+        for source in sources { counts.add(source.counts) }
+        var durations = sources.flatMap(\.durations)
+        return HistoryStatistics(counts: counts.dictionary, succeededDurations: &durations)
+    }
+
     package func html(nonce: String) -> String {
         var page = HTMLPage(nonce: nonce)
-        page.heading(statistics.total, scope: scope, generatedAt: generatedAt)
-        guard statistics.total > 0, let span else {
+        page.heading(total, scope: scope, generatedAt: generatedAt)
+        guard total > 0, let span else {
             page.paragraph(scope.isEmpty ? "No fetches recorded yet." : "No fetches match the filters (\(HTMLText.escaped(scope))).", id: "empty")
             return page.finish()
         }
+        let statistics = self.statistics
         page.summary(statistics, first: span.start, last: lastEnd ?? span.end, hosts: hosts, sources: sources.map(\.source))
         let ranked = problems.ranked
         let failures = FailureGroups(problems: problems, ranked: ranked)
@@ -280,7 +309,7 @@ package struct HTMLReport {
             drawn = Self.merged(lanes, by: \.key.name, kind: .source, others: "other sources")
         }
         if !detailed {
-            let aggregated = "\(ReportFormat.count(statistics.total)) fetches are more bars than a screen can show: each lane is a strip of time slices, each coloured by the outcome most fetches started in it had, darker for more fetches."
+            let aggregated = "\(ReportFormat.count(total)) fetches are more bars than a screen can show: each lane is a strip of time slices, each coloured by the outcome most fetches started in it had, darker for more fetches."
             note = [aggregated, note].compactMap { $0 }.joined(separator: " ")
         }
         // The stretches of activity the scale folds between: each fetch, drawn as a bar, or each

@@ -1,5 +1,6 @@
 @testable import FetchHistoryReport
 import FetchHistoryModel
+import FetchHistoryStore
 import Foundation
 import Testing
 
@@ -29,12 +30,8 @@ struct HTMLReportProblemsTests {
     }
 
     static func report(_ fetches: [Fetch], lanes: HTMLReport.Lanes = .session) -> HTMLReport {
-        var counts: [FetchStatus: Int] = [:]
-        for fetch in fetches { counts[fetch.status, default: 0] += 1 }
-        let statistics = HistoryStatistics(total: fetches.count, counts: counts, latency: nil)
         var report = HTMLReport(
-            statistics: statistics, newestStart: fetches.map(\.startedAt).max(), generatedAt: Timestamp(millisecondsSince1970: start),
-            scope: "", lanes: lanes
+            newestStart: fetches.map(\.startedAt).max(), generatedAt: Timestamp(millisecondsSince1970: start), scope: "", lanes: lanes
         )
         for fetch in fetches { report.add(fetch) }
         return report
@@ -274,6 +271,53 @@ struct HTMLReportProblemsTests {
             let inProblems = problemLine.components(separatedBy: "(").dropFirst().compactMap { Int($0.prefix { $0 != ")" }) }.reduce(0, +)
             #expect(inProblems == failed + timedOut, "\(slice)")
         }
+    }
+
+    @Test func theSummarysFiguresAreTheStoresOwnForTheSameFetches() throws {
+        // Given 3,000 fetches of every outcome and many durations, in a history
+        let outcomes: [FetchOutcome] = [.succeeded(1), .failed("HTTP 503"), .timedOut, .cancelled(.user), .interrupted]
+        let fetches = (0..<3_000).map { index in
+            Self.fetch(index + 1, index % 7 < 3 ? .succeeded(1) : outcomes[index % 5], at: Int64(index), duration: Int64(index * 7_919 % 40_000))
+        }
+        let store = try HistoryStore.inMemory()
+        try store.write { db in try db.importFetches { insert in try fetches.forEach(insert) } }
+
+        // When the report reads them as `report` does
+        var report = HTMLReport(newestStart: fetches.last?.startedAt, generatedAt: Timestamp(millisecondsSince1970: Self.start), scope: "")
+        try store.read { db in try db.forEachFetch { report.add($0) } }
+
+        // Then its counts, percentiles and histogram are what the history itself answers
+        let stored = try store.read { db in try db.statistics() }
+        #expect(report.total == 3_000)
+        #expect(report.statistics == stored)
+        #expect(stored.latency != nil && stored.counts.count == 5, "\(stored)")
+    }
+
+    @Test func pastTheDetailLimitEveryFetchIsCountedInSlicesNoneDrawnAlone() throws {
+        // Given as many fetches as the page draws one by one, then one more
+        let fetches = (0...HTMLReport.detailLimit).map { index in
+            Self.fetch(index + 1, index % 4 == 0 ? .failed("HTTP 500") : .succeeded(1), at: Int64(index), status: index % 4 == 0 ? 500 : nil)
+        }
+        var report = Self.report(Array(fetches.dropLast()))
+        #expect(report.detailed)
+        let drawn = report.html(nonce: "0")
+
+        // When the one more is added
+        report.add(fetches.last!)
+        let page = report.html(nonce: "0")
+
+        // Then the first page drew a bar per fetch and listed them all; the second draws slices
+        // that count every fetch, the first ones too, and lists none
+        let slice = "<g data-fetch=\"\" tabindex=\"0\" data-details=\""
+        #expect(drawn.contains("<section id=\"fetches\">") && !drawn.contains(slice))
+        #expect(drawn.components(separatedBy: "<a class=\"fetch\" href=").count - 1 == HTMLReport.detailLimit)
+        #expect(!report.detailed && !page.contains("<section id=\"fetches\">") && !page.contains("<a class=\"fetch\" href="))
+        // (a slice's details: "FROM to TO UTC · N fetches: …")
+        let counts = page.components(separatedBy: slice).dropFirst().map { details in
+            details.components(separatedBy: " UTC · ").dropFirst().first?.prefix { $0 != " " }.filter { $0 != "," } ?? ""
+        }
+        #expect(!counts.isEmpty && counts.compactMap { Int($0) }.count == counts.count, "\(counts.prefix(5))")
+        #expect(counts.compactMap { Int($0) }.reduce(0, +) == fetches.count, "\(counts.prefix(5))")
     }
 
     @Test func lanesAreSessionsHostsOrSourcesAsAsked() throws {

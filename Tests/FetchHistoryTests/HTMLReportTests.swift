@@ -14,8 +14,7 @@ struct HTMLReportTests {
         let start = Timestamp(millisecondsSince1970: 1_764_000_000_000)
         let interrupted = Fetch(id: UUID(), sessionID: session, source: "random", startedAt: start, outcome: .interrupted, host: "ci-7")
         let running = Fetch(id: UUID(), sessionID: session, source: "random", startedAt: start.advanced(by: .seconds(1)), host: "ci-7")
-        let statistics = HistoryStatistics(total: 2, counts: [.interrupted: 1, .running: 1], latency: nil)
-        var report = HTMLReport(statistics: statistics, newestStart: running.startedAt, generatedAt: start, scope: "")
+        var report = HTMLReport(newestStart: running.startedAt, generatedAt: start, scope: "")
         report.add(interrupted)
         report.add(running)
 

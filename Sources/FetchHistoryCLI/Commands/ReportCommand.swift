@@ -86,15 +86,14 @@ struct ReportCommand: HistoryCommand {
     @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws -> Int {
         let filter = try await filters.filter(in: history)
         guard format == .html else { return try await junit.write(history, matching: filter, thresholds: threshold.thresholds, to: output) }
-        let statistics = try await history.statistics(matching: filter)
         let newest = try await history.fetches(matching: filter, limit: 1).first
         nonisolated(unsafe) var report = HTMLReport(
-            statistics: statistics, newestStart: newest?.startedAt, generatedAt: .now, scope: Self.scope(), lanes: lanes ?? .session
+            newestStart: newest?.startedAt, generatedAt: .now, scope: Self.scope(), lanes: lanes ?? .session
         )
         try await history.forEachFetch(matching: filter) { report.add($0) }
         try output.write(report.html(nonce: Self.nonce()))
         try output.flush()
-        return statistics.total
+        return report.total
     }
 
     /// The filters as they were typed, for the page's first line: what it is a report of.
