@@ -18,8 +18,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("run", "Benchmarks/README.md"), ("answers", "Benchmarks/README.md"), ("http", "Benchmarks/README.md"),
-        ("curve", "Benchmarks/README.md"), ("summary", "README.md"),
+        ("run", "Benchmarks/README.md"), ("imports", "Benchmarks/README.md"), ("answers", "Benchmarks/README.md"),
+        ("http", "Benchmarks/README.md"), ("curve", "Benchmarks/README.md"), ("summary", "README.md"),
     ])
     func eachReportIsBetweenItsMarkersAndNamesTheBuildItMeasured(_ section: String, _ page: String) throws {
         let report = try Self.report(section, in: page)
@@ -29,9 +29,9 @@ import Testing
     }
 
     @Test func theFrontPagesSummaryIsLinesOfTheReports() throws {
-        // Given the front page's summary and the whole reports of the suite, the answers and the HTTP source
+        // Given the front page's summary and the whole reports of the suite, the imports, the answers and the HTTP source
         let summary = try Self.report("summary", in: "README.md")
-        let reports = try ["run", "answers", "http"].map { Set(try Self.report($0, in: "Benchmarks/README.md").split(separator: "\n")) }
+        let reports = try ["run", "imports", "answers", "http"].map { Set(try Self.report($0, in: "Benchmarks/README.md").split(separator: "\n")) }
 
         // Then every line of the summary is a line of a report, as the report has it,
         // and the summary has tables of results under the reports' own header, each under
