@@ -125,17 +125,21 @@ package struct HTMLReport {
 
     package mutating func add(_ fetch: Fetch) {
         total += 1
-        if span == nil {
-            let end = max(newestStart ?? fetch.startedAt, fetch.startedAt)
-            span = (fetch.startedAt, end)
-        }
+        let span = self.span ?? (fetch.startedAt, max(newestStart ?? fetch.startedAt, fetch.startedAt))
+        self.span = span
         let end = fetch.endedAt ?? fetch.startedAt
         if lastEnd.map({ end > $0 }) ?? true { lastEnd = end }
 
         let status = fetch.status
         let source = index(ofSource: fetch.source)
         let host = index(ofHost: fetch.host)
-        let problem = problems.add(fetch, source: source, host: host, step: step(of: fetch.startedAt))
+        // The sparkline's step, worked out only for a fetch with a problem (most have none).
+        let problem = problems.add(
+            fetch, source: source, host: host,
+            step: Self.step(
+                of: fetch.startedAt.millisecondsSince1970, from: span.start.millisecondsSince1970, to: span.end.millisecondsSince1970
+            )
+        )
 
         let lane = index(ofLane: fetch)
         lanes[lane].count += 1
@@ -222,12 +226,6 @@ package struct HTMLReport {
     /// How long one column lasts: the span in `columns` whole milliseconds, at least one.
     static func columnMilliseconds(start: Timestamp, end: Timestamp) -> Int64 {
         max(1, (end.millisecondsSince1970 - start.millisecondsSince1970) / Int64(columns) + 1)
-    }
-
-    /// The sparklines' step of a time: the span cut into `ProblemTallies.steps` equal parts.
-    private func step(of time: Timestamp) -> Int {
-        guard let span else { return 0 }
-        return Self.step(of: time.millisecondsSince1970, from: span.start.millisecondsSince1970, to: span.end.millisecondsSince1970)
     }
 
     /// Which of `ProblemTallies.steps` equal parts of `from`…`to` (ms) `time` falls in; in floating

@@ -64,8 +64,8 @@ struct ProblemTallies {
     /// Counts `fetch` under its problem, and returns the problem's index in `tallies`; nil when
     /// it has none (it succeeded or is still running).
     /// - Parameters:
-    ///   - step: the sparkline step its start falls in.
-    mutating func add(_ fetch: Fetch, source: Int, host: Int, step: Int) -> Int? {
+    ///   - step: the sparkline step its start falls in; only asked of a fetch with a problem.
+    mutating func add(_ fetch: Fetch, source: Int, host: Int, step: @autoclosure () -> Int) -> Int? {
         let status = fetch.status
         let key: String
         switch status {
@@ -88,7 +88,7 @@ struct ProblemTallies {
         tallies[problem].sources[source, default: 0] += 1
         tallies[problem].hosts[host, default: 0] += 1
         tallies[problem].last = fetch
-        tallies[problem].steps[step] += 1
+        tallies[problem].steps[step()] += 1
         if status == .failed || status == .timedOut {
             if tallies[problem].latestFailures.count == Self.listed { tallies[problem].latestFailures.removeFirst() }
             tallies[problem].latestFailures.append(fetch)
