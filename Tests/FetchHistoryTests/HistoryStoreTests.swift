@@ -386,6 +386,15 @@ import FetchHistory
         #expect(!plan.contains { $0.hasPrefix("SCAN fetch") && !$0.contains("INDEX") }, "\(plan)")
     }
 
+    @Test func aSessionsStatisticsSearchItsOwnIndexNeverTheWholeHistory() throws {
+        // Given the statistics of one session (fetch --count's summary, a session's thresholds)
+        let plan = try store.read { db in try db.queryPlans(forStatisticsMatching: HistoryFilter(sessionID: UUID())) }
+
+        // Then both reads search the session's index: none scans the history, or every succeeded fetch of it
+        #expect(plan.filter { $0.contains("USING INDEX fetch_by_session") }.count == 2, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+    }
+
     @Test func aFollowerIsGivenAFetchRecordedAfterTheNewestWasDeleted() throws {
         // Given a follower that has seen three fetches
         try record(.succeeded(1), at: 2_000)
