@@ -194,6 +194,26 @@ struct HTMLReportProblemsTests {
         #expect(svg.contains("most (4) from 1970-01-01 00:00:39.000 to 1970-01-01 00:00:40.000 UTC"), "\(svg)")
     }
 
+    @Test func aFetchsStepIsAskedOnlyWhenItHasAProblemAndCountedThere() throws {
+        // Given the tallies, and a step that notes each time it is asked
+        var tallies = ProblemTallies()
+        var asked = 0
+        func step(_ value: Int) -> Int {
+            asked += 1
+            return value
+        }
+
+        // When a succeeded fetch, then one that failed, are counted at step 7
+        let succeeded = tallies.add(Self.fetch(1, .succeeded(1), at: 0), source: 0, host: 0, step: step(7))
+        #expect(succeeded == nil && asked == 0, "a fetch without a problem has no step worked out")
+        let failed = tallies.add(Self.fetch(2, .failed("HTTP 503"), at: 0, status: 503), source: 0, host: 0, step: step(7))
+
+        // Then only the failure asked for its step, and its sparkline counts it there
+        #expect(asked == 1)
+        let problem = try #require(failed)
+        #expect(tallies.tallies[problem].steps[7] == 1)
+    }
+
     @Test func sourcesAreRankedByFailureRateWorstFirstAndTheWorstMarked() throws {
         // Given sources failing 10%, 50% (twice: one with more fetches), and one of cancels only
         var fetches: [Fetch] = []
