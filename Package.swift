@@ -8,6 +8,16 @@ import PackageDescription
 // that a Foundation-only API can't slip in through another file's import.
 let essentialsOnly: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
 
+// `--static-swift-stdlib` links with `-export-dynamic`, which puts every
+// Swift symbol of the executable in its dynamic symbol table (42,000 in
+// fetch-history-http), and the Swift runtime's start-up `dladdr` walks that
+// table: about a millisecond of every command. Nothing looks the
+// executables' own symbols up at run time (the one `dlsym`, of libdispatch,
+// finds nothing either way), so they export none.
+let keepsItsSymbolsToItself: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))
+]
+
 let package = Package(
     name: "fetch-history",
     platforms: [.macOS(.v15)],
@@ -138,7 +148,8 @@ let package = Package(
         // command that fetches over HTTP re-runs in fetch-history-http.
         .executableTarget(
             name: "fetch-history",
-            dependencies: ["FetchHistoryCLI"]
+            dependencies: ["FetchHistoryCLI"],
+            linkerSettings: keepsItsSymbolsToItself
         ),
         // The HTTP source on SwiftNIO (AsyncHTTPClient), for the commands:
         // waiting for an answer costs no processor time, where URLSession on
@@ -157,7 +168,8 @@ let package = Package(
         // PostgreSQL.
         .executableTarget(
             name: "fetch-history-http",
-            dependencies: ["FetchHistoryCLI", "FetchHistoryAsyncHTTP", "FetchHistoryPostgres"]
+            dependencies: ["FetchHistoryCLI", "FetchHistoryAsyncHTTP", "FetchHistoryPostgres"],
+            linkerSettings: keepsItsSymbolsToItself
         ),
         // Servers on 127.0.0.1 for the tests (HTTP, plain text where TLS is
         // expected), and the lock under which tests make descriptors and

@@ -23,6 +23,9 @@ struct AsyncHTTPClientTransport: HTTPTransport {
             decompression: .disabled
         )
         configuration.connectionPool.retryConnectionEstablishment = false
+        // The commands bootstrap no tracer; without this, every request
+        // still works out the attributes of a span nobody receives.
+        configuration.tracing.tracer = nil
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
