@@ -7,6 +7,8 @@ extension String {
     /// In the model, so that a message made from such text (an HTTP body, an
     /// import file's first line) is safe before anything prints it.
     package var terminalSafe: String {
+        // Printable ASCII, nearly all recorded text, is safe as it is: told from its bytes.
+        if utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return self }
         guard unicodeScalars.contains(where: Self.isUnsafe) else { return self }
         var safe = ""
         for scalar in unicodeScalars {
@@ -29,7 +31,9 @@ extension String {
     }
 
     private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control
+        // ASCII's control characters are C0 and DEL; looking a scalar's category up is the costly part.
+        if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+        return scalar.properties.generalCategory == .control
             || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 }

@@ -50,3 +50,30 @@ struct ColumnTally: Sendable {
         sources.add(other.sources)
     }
 }
+
+/// An aggregated lane's tallies by column. Fetches come oldest first, so
+/// the next one mostly falls in the column counted last: that one is kept
+/// aside and hashed into the rest only when a fetch of another comes.
+struct LaneColumns: Sendable {
+    private var earlier: [Int: ColumnTally] = [:]
+    /// The column counted last (-1 before the first) and its tally.
+    private var latestColumn = -1
+    private var latest = ColumnTally()
+
+    mutating func add(_ status: FetchStatus, problem: Int?, source: Int, in column: Int) {
+        if column != latestColumn {
+            if latestColumn >= 0 { earlier[latestColumn, default: ColumnTally()].add(latest) }
+            latestColumn = column
+            latest = ColumnTally()
+        }
+        latest.add(status, problem: problem, source: source)
+    }
+
+    /// Every column counted in, and its tally.
+    var all: [Int: ColumnTally] {
+        guard latestColumn >= 0 else { return earlier }
+        var all = earlier
+        all[latestColumn, default: ColumnTally()].add(latest)
+        return all
+    }
+}

@@ -120,7 +120,7 @@ package struct HTMLReport {
         var sessions: Set<UUID> = []
         var lastSession: UUID?
         var bars: [Fetch] = []
-        var columns: [Int: ColumnTally] = [:]
+        var columns = LaneColumns()
     }
 
     package mutating func add(_ fetch: Fetch) {
@@ -133,12 +133,12 @@ package struct HTMLReport {
         let status = fetch.status
         let source = index(ofSource: fetch.source)
         let host = index(ofHost: fetch.host)
-        // The sparkline's step, worked out only for a fetch with a problem (most have none).
+        // The sparkline's step, worked out only for a fetch with a problem (most have none). The
+        // closure captures the start, not the fetch: capturing it copied every fetch added.
+        let started = fetch.startedAt.millisecondsSince1970
         let problem = problems.add(
             fetch, source: source, host: host,
-            step: Self.step(
-                of: fetch.startedAt.millisecondsSince1970, from: span.start.millisecondsSince1970, to: span.end.millisecondsSince1970
-            )
+            step: Self.step(of: started, from: span.start.millisecondsSince1970, to: span.end.millisecondsSince1970)
         )
 
         let lane = index(ofLane: fetch)
@@ -153,7 +153,7 @@ package struct HTMLReport {
             fetches.append(fetch)
             fetchIndexes.append((problem, source))
         } else {
-            lanes[lane].columns[column(of: fetch.startedAt), default: ColumnTally()].add(status, problem: problem, source: source)
+            lanes[lane].columns.add(status, problem: problem, source: source, in: column(of: fetch.startedAt))
         }
 
         sources[source].counts[status] += 1
@@ -170,8 +170,7 @@ package struct HTMLReport {
         detailed = false
         for (fetch, indexes) in zip(fetches, fetchIndexes) {
             let lane = index(ofLane: fetch)
-            lanes[lane].columns[column(of: fetch.startedAt), default: ColumnTally()]
-                .add(fetch.status, problem: indexes.problem, source: indexes.source)
+            lanes[lane].columns.add(fetch.status, problem: indexes.problem, source: indexes.source, in: column(of: fetch.startedAt))
         }
         for lane in lanes.indices { lanes[lane].bars = [] }
         fetches = []
@@ -295,7 +294,7 @@ package struct HTMLReport {
         switch lanesBy {
         case .session where lanes.count <= Self.laneLimit:
             drawn = lanes.map { lane in
-                Timeline.Lane(kind: .session, name: lane.key.name, group: lane.host, count: lane.count, bars: lane.bars, columns: lane.columns)
+                Timeline.Lane(kind: .session, name: lane.key.name, group: lane.host, count: lane.count, bars: lane.bars, columns: lane.columns.all)
             }
         case .session:
             // Too many sessions for a lane each: a lane per host, sessions merged.
@@ -315,7 +314,7 @@ package struct HTMLReport {
         let width = Self.columnMilliseconds(start: start, end: end)
         let intervals: [(from: Int64, to: Int64)] = detailed
             ? fetches.map { ($0.startedAt.millisecondsSince1970, ($0.endedAt ?? $0.startedAt).millisecondsSince1970) }
-            : Set(lanes.flatMap(\.columns.keys)).sorted().map {
+            : Set(lanes.flatMap(\.columns.all.keys)).sorted().map {
                 (start.millisecondsSince1970 + Int64($0) * width, start.millisecondsSince1970 + Int64($0 + 1) * width)
             }
         return Timeline(
@@ -340,7 +339,7 @@ package struct HTMLReport {
             merged[name]!.lane.count += lane.count
             merged[name]!.lane.bars += lane.bars
             if case .session(let id) = lane.key { merged[name]!.sessions.insert(id) } else { merged[name]!.sessions.formUnion(lane.sessions) }
-            for (column, tally) in lane.columns {
+            for (column, tally) in lane.columns.all {
                 merged[name]!.lane.columns[column, default: ColumnTally()].add(tally)
             }
         }

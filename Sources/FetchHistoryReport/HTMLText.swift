@@ -11,21 +11,22 @@ enum HTMLText {
     static func escaped(_ text: String) -> String {
         // Most of a page is plain ASCII text with nothing to escape: given back as it is.
         if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && !Self.markup.contains($0) }) { return text }
-        var out = ""
-        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         // Line breaks stay: cells and the details panel keep them (pre-wrap).
         let safe = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).terminalSafe }.joined(separator: "\n")
-        for scalar in safe.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
+        // Byte by byte: the markup is ASCII, and no byte of a longer UTF-8 sequence is ASCII.
+        var out: [UInt8] = []
+        out.reserveCapacity(safe.utf8.count + 16)
+        for byte in safe.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out += "&amp;".utf8
+            case UInt8(ascii: "<"): out += "&lt;".utf8
+            case UInt8(ascii: ">"): out += "&gt;".utf8
+            case UInt8(ascii: "\""): out += "&quot;".utf8
+            case UInt8(ascii: "'"): out += "&#39;".utf8
+            default: out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The bytes `escaped` replaces: & < > " '.

@@ -14,18 +14,36 @@ struct ProblemTally {
     var hosts: [Int: Int] = [:]
     var first: Fetch
     var last: Fetch
-    /// The latest of its fetches that failed or timed out, oldest first, at most `ProblemTallies.listed`.
-    var latestFailures: [Fetch] = []
+    /// The latest of its failures, a ring: once full, the oldest is overwritten at `oldestFailure`.
+    private var failureRing: [Fetch] = []
+    private var oldestFailure = 0
     /// Its fetches per step of the report's time span, for the sparkline.
     var steps: [Int]
 
+    init(key: String, isOthers: Bool, first: Fetch, steps: Int) {
+        self.key = key
+        self.isOthers = isOthers
+        self.first = first
+        last = first
+        self.steps = Array(repeating: 0, count: steps)
+    }
+
     var total: Int { counts.total }
+
+    /// The latest of its fetches that failed or timed out, oldest first, at most `ProblemTallies.listed`.
+    var latestFailures: [Fetch] { Array(failureRing[oldestFailure...] + failureRing[..<oldestFailure]) }
 
     /// The `limit` sources or hosts it hit most, most first (ties: the one that came first), and
     /// how many others.
     static func top(_ counts: [Int: Int], _ limit: Int) -> (top: [(index: Int, count: Int)], others: Int) {
         let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         return (sorted.prefix(limit).map { ($0.key, $0.value) }, max(0, sorted.count - limit))
+    }
+
+    mutating func addFailure(_ fetch: Fetch) {
+        guard failureRing.count == ProblemTallies.listed else { return failureRing.append(fetch) }
+        failureRing[oldestFailure] = fetch
+        oldestFailure = (oldestFailure + 1) % ProblemTallies.listed
     }
 
     /// The outcome most of its fetches had (a key is nearly always one outcome's).
@@ -89,10 +107,7 @@ struct ProblemTallies {
         tallies[problem].hosts[host, default: 0] += 1
         tallies[problem].last = fetch
         tallies[problem].steps[step()] += 1
-        if status == .failed || status == .timedOut {
-            if tallies[problem].latestFailures.count == Self.listed { tallies[problem].latestFailures.removeFirst() }
-            tallies[problem].latestFailures.append(fetch)
-        }
+        if status == .failed || status == .timedOut { tallies[problem].addFailure(fetch) }
         return problem
     }
 
@@ -105,11 +120,11 @@ struct ProblemTallies {
         if tallies.count >= Self.limit {
             if let othersIndex { return othersIndex }
             let others = "Other problems (past the first \(ReportFormat.count(Self.limit)), together)"
-            tallies.append(ProblemTally(key: others, isOthers: true, first: fetch, last: fetch, steps: Array(repeating: 0, count: Self.steps)))
+            tallies.append(ProblemTally(key: others, isOthers: true, first: fetch, steps: Self.steps))
             othersIndex = tallies.count - 1
             return tallies.count - 1
         }
-        tallies.append(ProblemTally(key: key, isOthers: false, first: fetch, last: fetch, steps: Array(repeating: 0, count: Self.steps)))
+        tallies.append(ProblemTally(key: key, isOthers: false, first: fetch, steps: Self.steps))
         index[key] = tallies.count - 1
         last = tallies.count - 1
         return last

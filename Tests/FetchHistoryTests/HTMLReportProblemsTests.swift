@@ -387,4 +387,35 @@ struct HTMLReportProblemsTests {
         merged.add(1, count: 5)
         #expect(merged.top(1).top.map(\.index) == [1] && merged.top(1).top.map(\.count) == [6])
     }
+
+    @Test func aLanesColumnsCountEveryFetchEvenWhenItComesBackToAnEarlierColumn() {
+        // Given fetches in columns 7, 7, 3, 7, 9, 9, 3 (the one counted last is kept aside)
+        var columns = LaneColumns()
+        let counted: [(column: Int, status: FetchStatus)] = [(7, .succeeded), (7, .failed), (3, .succeeded), (7, .timedOut), (9, .failed), (9, .failed), (3, .failed)]
+        var expected: [Int: ColumnTally] = [:]
+        for (index, fetch) in counted.enumerated() {
+            let problem = fetch.status == .succeeded ? nil : index % 2
+            columns.add(fetch.status, problem: problem, source: index % 3, in: fetch.column)
+            expected[fetch.column, default: ColumnTally()].add(fetch.status, problem: problem, source: index % 3)
+
+            // Then after each, every column holds what was counted in it, the latest too
+            let all = columns.all
+            #expect(all.keys.sorted() == expected.keys.sorted(), "after \(index + 1)")
+            for (column, tally) in expected {
+                #expect(all[column]?.counts.dictionary == tally.counts.dictionary, "column \(column) after \(index + 1)")
+                #expect(all[column]?.problems.top(9).top.map(\.count) == tally.problems.top(9).top.map(\.count))
+                #expect(all[column]?.sources.top(9).top.map(\.index) == tally.sources.top(9).top.map(\.index))
+            }
+        }
+        #expect(LaneColumns().all.isEmpty)
+    }
+
+    @Test func recordedTextIsEscapedByteForByteWhateverItsScript() {
+        // Printable ASCII without markup comes back as it is
+        #expect(HTMLText.escaped("HTTP 503 from api.example") == "HTTP 503 from api.example")
+        // Markup beside letters of more than one byte, a control character and a line break
+        #expect(
+            HTMLText.escaped("é<b>\"x\" & 'y'\u{1B}[2J\n日本 \u{202E}") == "é&lt;b&gt;&quot;x&quot; &amp; &#39;y&#39;\\x1b[2J\n日本 \\u{202e}"
+        )
+    }
 }
