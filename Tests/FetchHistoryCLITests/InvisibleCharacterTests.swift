@@ -63,16 +63,16 @@ struct InvisibleCharacterTests {
     }
 
     @Test func theTerminalGetsTwoHexDigitsForEveryControlUpToU00FF() async throws {
-        // Given a failure whose message holds a bell, an escape sequence and NEL (a C1 control)
+        // Given a failure whose message holds a bell, an escape sequence, NEL (a C1 control) and DEL
         let sandbox = try Sandbox()
-        try await sandbox.importRecords([.make("failed", id: Ids.fetch(1), at: Fixtures.day0, error: "bad\u{07}\u{1B}[2J\u{85}end")])
+        try await sandbox.importRecords([.make("failed", id: Ids.fetch(1), at: Fixtures.day0, error: "bad\u{07}\u{1B}[2J\u{85}\u{7F}end")])
 
         // When it is listed and shown
         let list = try await sandbox.succeed("list", "--no-header")
         let show = try await sandbox.succeed("show", Ids.fetch(1))
 
         // Then each control is \x and two hex digits, in the table and in show
-        #expect(list.lines == [#"00000001  2026-11-20 10:00:00     100ms  failed   bad\x07\x1b[2J\x85end  random"#], "\(list)")
-        #expect(show.lines.contains(#"error             bad\x07\x1b[2J\x85end"#), "\(show)")
+        #expect(list.lines == [#"00000001  2026-11-20 10:00:00     100ms  failed   bad\x07\x1b[2J\x85\x7fend  random"#], "\(list)")
+        #expect(show.lines.contains(#"error             bad\x07\x1b[2J\x85\x7fend"#), "\(show)")
     }
 }
