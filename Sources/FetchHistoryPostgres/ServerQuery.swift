@@ -26,17 +26,10 @@ struct ServerQuery {
 }
 
 extension StoredFetch.Column {
-    /// How the server selects the column: its name, and the JSON columns
-    /// as their text, exactly as it was pushed (`json` keeps it).
-    var serverExpression: String {
-        switch self {
-        case .value, .answerValue: name + "::text"
-        default: name
-        }
-    }
-
-    /// Every column, in order, as a SELECT of fetches lists them.
-    static let serverSelectList = allCases.map(\.serverExpression).joined(separator: ", ")
+    /// Every column, in order, as one row value in text (`RecordText`): what a SELECT of
+    /// fetches lists. The JSON columns come as their text, exactly as it was pushed (`json`
+    /// keeps it).
+    static let serverSelectList = "ROW(" + allCases.map(\.name).joined(separator: ", ") + ")::text"
 }
 
 extension StoredSessionColumn {
@@ -46,31 +39,31 @@ extension StoredSessionColumn {
 extension Fetch {
     /// A row of `StoredFetch.Column.serverSelectList`.
     init(serverRow row: PostgresRow) throws {
-        typealias Column = StoredFetch.Column
-        let cells = row.makeRandomAccess()
-        func value<T: PostgresDecodable>(_ column: Column, _: T.Type = T.self) throws -> T { try cells[Int(column.rawValue)].decode(T.self) }
-        var stored = StoredFetch(
-            id: try value(.id), sessionID: try value(.sessionID), source: try value(.source), startedAt: try value(.startedAt),
-            host: try value(.host)
-        )
-        stored.endedAt = try value(.endedAt)
-        stored.durationMs = try value(.durationMs)
-        stored.outcome = FetchStatus(rawValue: try value(.outcome, String.self)) ?? .failed
-        stored.cancelReason = try value(.cancelReason, String?.self).flatMap(CancelReason.init(rawValue:))
-        stored.value = try value(.value, String?.self).map(FetchValue.init(validJSON:))
-        stored.error = try value(.error)
-        stored.httpStatus = try value(.httpStatus, Int?.self).map(Int64.init)
-        stored.responseBytes = try value(.responseBytes)
-        stored.tappedAt = try value(.tappedAt)
-        stored.timeoutMs = try value(.timeoutMs)
-        stored.endedBy = try value(.endedBy)
-        stored.endedByAt = try value(.endedByAt)
-        stored.answerValue = try value(.answerValue, String?.self).map(FetchValue.init(validJSON:))
-        stored.answerError = try value(.answerError)
-        stored.responseBody = try value(.responseBody)
-        stored.responseContentType = try value(.responseContentType)
-        stored.responseBodyTruncated = try value(.responseBodyTruncated)
-        self = stored.fetch()
+        self = try RecordText.reading(try row.decode(String.self)) { fields in
+            var stored = StoredFetch(
+                id: try fields.required { try $0.uuid() }, sessionID: try fields.required { try $0.uuid() },
+                source: try fields.required { try $0.text() }, startedAt: try fields.required { try $0.integer() }, host: ""
+            )
+            stored.endedAt = try fields.integer()
+            stored.durationMs = try fields.integer()
+            stored.outcome = FetchStatus(rawValue: try fields.required { try $0.text() }) ?? .failed
+            stored.cancelReason = try fields.text().flatMap(CancelReason.init(rawValue:))
+            stored.value = try fields.text().map(FetchValue.init(validJSON:))
+            stored.error = try fields.text()
+            stored.httpStatus = try fields.integer()
+            stored.responseBytes = try fields.integer()
+            stored.tappedAt = try fields.integer()
+            stored.timeoutMs = try fields.integer()
+            stored.endedBy = try fields.text()
+            stored.endedByAt = try fields.integer()
+            stored.answerValue = try fields.text().map(FetchValue.init(validJSON:))
+            stored.answerError = try fields.text()
+            stored.host = try fields.required { try $0.text() }
+            stored.responseBody = try fields.text()
+            stored.responseContentType = try fields.text()
+            stored.responseBodyTruncated = try fields.boolean()
+            return stored.fetch()
+        }
     }
 }
 

@@ -164,3 +164,43 @@ import Testing
         #expect(String(buffer: rows.buffer) == "a\\tb\\nc\\rd\\\\e\t\\N\t-5\t\n")
     }
 }
+
+/// `RecordText`: a row value as PostgreSQL's `record_out` writes it, read back field by field.
+@Suite struct RecordTextTests {
+    @Test func everyKindOfFieldIsReadBackAsItWasWritten() throws {
+        // NULL, an empty text, plain text, then what record_out quotes: a comma, doubled quotes,
+        // a doubled backslash, parentheses, white space, a line break; then letters of several
+        // bytes, booleans and integers
+        let text = #"(,"",plain,"a,b","say ""hi""","back\\slash","(x)","two words","line"# + "\n" + #"two",日本,t,f,-42,9223372036854775807)"#
+        let read = try RecordText.reading(text) { fields in
+            (
+                try fields.text(), try fields.text(), try fields.text(), try fields.text(), try fields.text(), try fields.text(),
+                try fields.text(), try fields.text(), try fields.text(), try fields.text(), try fields.boolean(), try fields.boolean(),
+                try fields.integer(), try fields.integer()
+            )
+        }
+        #expect(read.0 == nil && read.1 == "" && read.2 == "plain" && read.3 == "a,b" && read.4 == #"say "hi""#)
+        #expect(read.5 == #"back\slash"# && read.6 == "(x)" && read.7 == "two words" && read.8 == "line\ntwo" && read.9 == "日本")
+        #expect(read.10 == true && read.11 == false && read.12 == -42 && read.13 == Int64.max)
+    }
+
+    @Test func aUUIDAndARequiredFieldAreReadOrRefused() throws {
+        let id = UUID(uuidString: "5E550001-0000-4000-8000-000000000001")!
+        #expect(try RecordText.reading("(5e550001-0000-4000-8000-000000000001,)") { [try $0.uuid(), try $0.uuid()] } == [id, nil])
+        #expect(throws: MalformedRecord.self) { try RecordText.reading("(,x)") { try $0.required { try $0.uuid() } } }
+    }
+
+    @Test(arguments: ["", "x", "(", "(1", "(\"open,1)", "(12a)", "(99999999999999999999)", "(-)", "(maybe)", "(not-a-uuid)"])
+    func aRecordThatIsNotOneIsRefused(text: String) {
+        #expect(throws: MalformedRecord.self) {
+            try RecordText.reading(text) { fields in
+                switch text {
+                case "(maybe)": _ = try fields.boolean()
+                case "(not-a-uuid)": _ = try fields.uuid()
+                case "(\"open,1)", "(": _ = try fields.text()
+                default: _ = try fields.integer()
+                }
+            }
+        }
+    }
+}

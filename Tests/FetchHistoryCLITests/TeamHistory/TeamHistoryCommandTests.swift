@@ -49,6 +49,33 @@ struct TeamHistoryCommandTests {
         #expect(try await page(team.url) == pageOnFile && pageOnFile.contains("<a class=\"fetch\""))
     }
 
+    @Test func textsWithEveryCharacterARowValueQuotesComeBackFromTheServerAsTheyWere() async throws {
+        // Given fetches whose texts hold what PostgreSQL quotes or doubles when it writes a row
+        // value as text (a fetch crosses as one: `ROW(…)::text`), empty hosts, letters of several
+        // bytes, and NULLs beside them
+        let texts = [#"say "hi", (twice)"#, #"back\slash \N"#, "tab\there\nline", "日本 ü", ")", "\"", ",", " "]
+        let records = texts.enumerated().map { index, text in
+            ExportRecord.make(
+                "failed", id: Ids.fetch(index + 1), source: "https://api.example/\(index)", at: Fixtures.day0 + Int64(index) * 1_000,
+                error: text, host: index % 2 == 0 ? "" : text
+            )
+        } + [ExportRecord.make("succeeded", id: Ids.fetch(99), at: Fixtures.day0 + 99_000)]
+        let team = try await TeamFixture()
+        let local = try await team.localFile("quoted.sqlite", records)
+        try await team.succeed(["push", "-d", local, "--to", team.url])
+
+        // When it is exported from the file and from the server, and pulled into a new file
+        let onFile = try await team.succeed(["export", "--format", "jsonl", "-d", local])
+        let onServer = try await team.succeed(["export", "--format", "jsonl", "-d", team.url])
+        let pulled = team.sandbox.path("pulled.sqlite")
+        try await team.succeed(["pull", "-d", pulled, "--from", team.url])
+
+        // Then all three are the same bytes
+        #expect(onServer.standardOutput == onFile.standardOutput)
+        #expect(try await team.succeed(["export", "--format", "jsonl", "-d", pulled]).standardOutput == onFile.standardOutput)
+        #expect(onFile.standardOutput.split(separator: "\n").count == texts.count + 1, "\(onFile)")
+    }
+
     @Test func aSecondPushSendsNothingAndANewFetchAloneGoesNext() async throws {
         // Given a local history pushed once
         let team = try await TeamFixture()
