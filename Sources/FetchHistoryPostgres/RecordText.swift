@@ -86,21 +86,10 @@ struct RecordText {
     /// The next field as an integer.
     mutating func integer() throws -> Int64? {
         guard let (range, _) = try nextField() else { return nil }
-        var index = range.lowerBound
-        let negative = index < range.upperBound && bytes[index] == UInt8(ascii: "-")
-        if negative { index += 1 }
-        guard index < range.upperBound else { throw MalformedRecord(text: String(decoding: bytes, as: UTF8.self)) }
-        var magnitude: Int64 = 0
-        while index < range.upperBound {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { throw MalformedRecord(text: String(decoding: bytes, as: UTF8.self)) }
-            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, overflowAgain) = times10.addingReportingOverflow(Int64(digit))
-            guard !overflow, !overflowAgain else { throw MalformedRecord(text: String(decoding: bytes, as: UTF8.self)) }
-            magnitude = sum
-            index += 1
+        guard case .success(let number) = Int64.decimal(bytes[range]) else {
+            throw MalformedRecord(text: String(decoding: bytes, as: UTF8.self))
         }
-        return negative ? -magnitude : magnitude
+        return number
     }
 
     /// The next field as a UUID.

@@ -311,23 +311,14 @@ struct RecordFields {
             throw RecordError(message: "'\(key.name)' must be a number, not \(token.kind.typeName)")
         }
         let text = text(of: token)
-        var magnitude: UInt64 = 0
-        var overflow = false
-        for byte in text where byte != UInt8(ascii: "-") {
-            let digit = byte &- UInt8(ascii: "0")
-            guard digit < 10 else {
-                throw RecordError(message: "'\(key.name)' must be a whole number, not \(String(decoding: text, as: UTF8.self))")
-            }
-            let (tens, tensOverflow) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, sumOverflow) = tens.addingReportingOverflow(UInt64(digit))
-            magnitude = sum
-            overflow = overflow || tensOverflow || sumOverflow
-        }
-        let isNegative = text.first == UInt8(ascii: "-")
-        guard !overflow, magnitude <= (isNegative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)) else {
+        switch Int64.decimal(text) {
+        case .success(let number):
+            return number
+        case .failure(.notAWholeNumber):
+            throw RecordError(message: "'\(key.name)' must be a whole number, not \(String(decoding: text, as: UTF8.self))")
+        case .failure(.outOfRange):
             throw RecordError(message: "'\(key.name)' is out of range: \(String(decoding: text, as: UTF8.self).prefix(40))")
         }
-        return isNegative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
     }
 
     private func uuid(_ key: RecordKey) throws(RecordError) -> UUID {
