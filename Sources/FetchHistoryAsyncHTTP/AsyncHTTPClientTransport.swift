@@ -15,7 +15,9 @@ struct AsyncHTTPClientTransport: HTTPTransport {
     /// (60 s), so a server that stops answering is reported the same way.
     /// A refused connection fails at once, as URLSession's does, rather
     /// than being tried again until the connect timeout.
-    private static let client: HTTPClient = {
+    private static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+
+    static let configuration: HTTPClient.Configuration = {
         var configuration = HTTPClient.Configuration(
             certificateVerification: .fullVerification,
             redirectConfiguration: .follow(max: 10, allowCycles: false),
@@ -26,7 +28,7 @@ struct AsyncHTTPClientTransport: HTTPTransport {
         // The commands bootstrap no tracer; without this, every request
         // still works out the attributes of a span nobody receives.
         configuration.tracing.tracer = nil
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        return configuration
     }()
 
     func send(_ request: HTTPGetRequest) async throws -> DownloadedBody {

@@ -331,4 +331,10 @@ import FoundationNetworking
     func secretsInTextThatIsNoURLAreReplacedToo(_ original: String, _ redacted: String) {
         #expect(RedactedURL(text: original).description == redacted)
     }
+
+    /// The commands bootstrap no tracer: the companion's client works out no span for a request.
+    @Test func theCompanionsClientAsksForNoSpans() {
+        #expect(AsyncHTTPClientTransport.configuration.tracing.tracer == nil)
+        #expect(AsyncHTTPClientTransport.configuration.connectionPool.retryConnectionEstablishment == false)
+    }
 }
