@@ -86,7 +86,7 @@ struct RecordText {
     /// The next field as an integer.
     mutating func integer() throws -> Int64? {
         guard let (range, _) = try nextField() else { return nil }
-        guard case .success(let number) = Int64.decimal(bytes[range]) else {
+        guard case .success(let number) = Int64.decimal(bytes.extracting(range).span) else {
             throw MalformedRecord(text: String(decoding: bytes, as: UTF8.self))
         }
         return number

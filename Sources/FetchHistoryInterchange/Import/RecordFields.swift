@@ -311,7 +311,7 @@ struct RecordFields {
             throw RecordError(message: "'\(key.name)' must be a number, not \(token.kind.typeName)")
         }
         let text = text(of: token)
-        switch Int64.decimal(text) {
+        switch Int64.decimal(text.span) {
         case .success(let number):
             return number
         case .failure(.notAWholeNumber):
