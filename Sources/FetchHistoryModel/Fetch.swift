@@ -22,6 +22,9 @@ public struct Fetch: Hashable, Sendable, Identifiable {
     /// or empty for a fetch imported from an export that did not say.
     public var host: String
 
+    // Inlinable: called from the store's reading loop in another module,
+    // the init made each fetch in a buffer of its own, then copied it out.
+    @inlinable
     public init(
         id: UUID, sessionID: UUID, source: String, startedAt: Timestamp,
         endedAt: Timestamp? = nil, durationMilliseconds: Int64? = nil, outcome: FetchOutcome? = nil,

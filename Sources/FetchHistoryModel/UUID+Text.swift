@@ -66,7 +66,9 @@ enum HexWord {
     private static let lowNibbles: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
 
     /// The four bytes eight hex digits (either case) stand for; nil unless
-    /// all eight are hex digits.
+    /// all eight are hex digits. Inlined: called four times an id, the
+    /// calls cost as much as the arithmetic.
+    @inline(__always)
     static func decode(_ text: UInt64) -> UInt32? {
         guard text & highBits == 0 else { return nil }
         let folded = text | ones &* 0x20  // A…F to a…f; a digit keeps its value
