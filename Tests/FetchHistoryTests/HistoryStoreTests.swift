@@ -58,6 +58,20 @@ import FetchHistory
         #expect(!session.process.host.isEmpty)
     }
 
+    /// One row read by its id (a decoder that remembers nothing) is the row
+    /// a listing reads (one that reuses what it decoded before).
+    @Test func aFetchReadByItsIDIsTheFetchAListingReads() throws {
+        let outcomes: [FetchOutcome] = [.succeeded(42), .succeeded(42), .failed("HTTP 503"), .cancelled(.superseded), .timedOut]
+        let ids = try outcomes.enumerated().map { index, outcome in try record(outcome, at: Int64(1_000 * (index + 1))) }
+        let listed = try store.read { db in try db.fetches() }
+
+        for id in ids {
+            let byID = try #require(try store.read { db in try db.fetch(id: id) })
+            #expect(byID == listed.first { $0.id == id })
+        }
+        #expect(try store.read { db in try db.fetch(id: UUID()) } == nil)
+    }
+
     @Test(arguments: [
         FetchOutcome.succeeded(7), .failed("HTTP 503"), .cancelled(.user), .cancelled(.superseded), .timedOut,
     ])

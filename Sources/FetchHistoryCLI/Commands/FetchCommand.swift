@@ -160,7 +160,7 @@ struct FetchCommand: AsyncParsableCommand {
                 progress.clear()
                 progress.ended(completed)
                 // Print what was recorded, read back, rather than what we meant to record.
-                guard let fetch = try? store.read({ db in try db.fetch(idPrefix: completed.id.lowercased) }) else { return }
+                guard let fetch = try? store.read({ db in try db.fetch(id: completed.id) }) else { return }
                 do {
                     switch format {
                     case .text: try output.write(table.row(fetch) + "\n")

@@ -37,6 +37,12 @@ extension Database {
         return try Self.unique(matches, kind: "fetch", prefix: prefix)
     }
 
+    /// The fetch with `id`, or nil: for a program that has the id, as
+    /// `fetch` reading back each fetch it records; people type prefixes.
+    public func fetch(id: UUID) throws -> Fetch? {
+        try firstRow(HistorySQL.fetchByID, [.text(id.lowercased)], HistoryRow.fetch)
+    }
+
     /// The session whose id is `prefix` or starts with it.
     public func session(idPrefix prefix: String) throws -> Session {
         let (low, high) = try HistorySQL.idRange(prefix)
@@ -117,6 +123,7 @@ extension HistorySQL {
         "SELECT \(fetchColumns) FROM fetch WHERE substr(id, ?, ?) = ? ORDER BY started_at DESC, seq DESC LIMIT ?"
     static let sessionsByShortIDEnd =
         "SELECT \(sessionColumns) FROM session WHERE substr(id, ?, ?) = ? ORDER BY started_at DESC, rowid DESC LIMIT ?"
+    static let fetchByID = "SELECT \(fetchColumns) FROM fetch WHERE id = ?"
     static let sessionByID = "SELECT \(sessionColumns) FROM session WHERE id = ?"
     static let newestSession = "SELECT \(sessionColumns) FROM session ORDER BY started_at DESC, rowid DESC LIMIT 1"
 

@@ -60,7 +60,7 @@ enum HistoryRow {
 
     /// A row of `HistorySQL.fetchColumns`.
     static func fetch(_ row: Row) throws -> Fetch {
-        var decoder = FetchDecoder()
+        var decoder = FetchDecoder(remembering: false)
         return try decoder.fetch(row)
     }
 
@@ -95,12 +95,25 @@ enum HistoryRow {
 /// same bytes come again, where making and checking a String a row was a
 /// fifth of an export's cost.
 struct FetchDecoder {
-    private var sources = RepeatedTexts { $0 }
-    private var hosts = RepeatedTexts { $0 }
-    private var outcomes = RepeatedTexts { FetchStatus(rawValue: $0) ?? .failed }
-    private var cancelReasons = RepeatedTexts { CancelReason(rawValue: $0) }
-    private var endedBy = RepeatedTexts { $0 }
-    private var integers = RepeatedIntegers()
+    private var sources: RepeatedTexts<String>
+    private var hosts: RepeatedTexts<String>
+    private var outcomes: RepeatedTexts<FetchStatus>
+    private var cancelReasons: RepeatedTexts<CancelReason?>
+    private var endedBy: RepeatedTexts<String>
+    private var integers: RepeatedIntegers
+
+    /// A decoder for a query's rows; `remembering: false` for a query of one
+    /// row, which has nothing to reuse: making and freeing the tables cost
+    /// more than decoding it (a fifteenth of each `fetch` of the CLI, which
+    /// reads back every fetch it records; callgrind).
+    init(remembering: Bool = true) {
+        sources = RepeatedTexts(remembering: remembering) { $0 }
+        hosts = RepeatedTexts(remembering: remembering) { $0 }
+        outcomes = RepeatedTexts(remembering: remembering) { FetchStatus(rawValue: $0) ?? .failed }
+        cancelReasons = RepeatedTexts(remembering: remembering) { CancelReason(rawValue: $0) }
+        endedBy = RepeatedTexts(remembering: remembering) { $0 }
+        integers = RepeatedIntegers(remembering: remembering)
+    }
 
     /// Each column's number, read once a query. Cells are read by number:
     /// through `SelectedColumn`'s generic accessors, or `Column.rawValue`
@@ -188,10 +201,12 @@ struct FetchDecoder {
 struct RepeatedTexts<Value> {
     private var seen: [(text: [UInt8], value: Value)] = []
     private let decode: (String) -> Value
-    private static var capacity: Int { 16 }
+    private let capacity: Int
 
-    init(_ decode: @escaping (String) -> Value) {
+    /// Keeps none when not `remembering`.
+    init(remembering: Bool = true, _ decode: @escaping (String) -> Value) {
         self.decode = decode
+        self.capacity = remembering ? 16 : 0
     }
 
     mutating func value(_ text: UnsafeBufferPointer<UInt8>) -> Value {
@@ -199,7 +214,7 @@ struct RepeatedTexts<Value> {
             return entry.value
         }
         let value = decode(String(decoding: text, as: UTF8.self))
-        if seen.count < Self.capacity { seen.append((Array(text), value)) }
+        if seen.count < capacity { seen.append((Array(text), value)) }
         return value
     }
 
@@ -217,9 +232,15 @@ struct RepeatedTexts<Value> {
 /// Direct-mapped, by the integer's low bits: a dictionary's hashing cost
 /// more than the formatting it saved.
 struct RepeatedIntegers {
-    private var slots = [(integer: Int64, value: FetchValue)?](repeating: nil, count: 256)
+    private var slots: [(integer: Int64, value: FetchValue)?]
+
+    /// Keeps none when not `remembering`.
+    init(remembering: Bool = true) {
+        slots = remembering ? .init(repeating: nil, count: 256) : []
+    }
 
     mutating func value(_ integer: Int64) -> FetchValue {
+        guard !slots.isEmpty else { return FetchValue(Int(integer)) }
         let slot = Int(truncatingIfNeeded: integer) & (slots.count - 1)
         if let seen = slots[slot], seen.integer == integer { return seen.value }
         let value = FetchValue(Int(integer))
