@@ -31,7 +31,11 @@ struct ExportCommand: HistoryCommand {
             errors; each --threshold adds a test case to a suite named thresholds, failing \
             when the figure over the fetches exported crosses it. --format har writes HAR 1.2, which browser developer tools and HTTP tools \
             open: an entry per fetch of an HTTP(S) URL (the others are skipped and counted on \
-            standard error), a page per session. Neither is read back by `import`.
+            standard error), a page per session. --format otlp writes OpenTelemetry's OTLP \
+            file format, which trace backends and the OpenTelemetry Collector read: JSON \
+            lines, each one ExportTraceServiceRequest; a span per ended fetch, named after its \
+            source, a trace per session, ids derived from the history's own (the same fetches \
+            give the same bytes). None of the three is read back by `import`.
 
             With --output, the file is written under a temporary name and renamed at the end, \
             so a failed export never leaves a half-written file under that name. `--output -` \
@@ -47,13 +51,14 @@ struct ExportCommand: HistoryCommand {
               fetch-history export --format junit --since 1d --output fetches.xml
               fetch-history export --format junit --since 1h --threshold 'failure-rate<1%' --output ci.xml
               fetch-history export --format har --source example.com --output fetches.har
+              fetch-history export --format otlp --since 1d --output traces.jsonl
             """
     )
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var filters: FilterOptions
 
-    @Option(help: "json (one array), jsonl (one object per line), csv (RFC 4180, a header line first), junit (JUnit XML) or har (HAR 1.2).")
+    @Option(help: "json (one array), jsonl (one object per line), csv (RFC 4180, a header line first), junit (JUnit XML), har (HAR 1.2) or otlp (OpenTelemetry traces, JSON lines).")
     var format = ExportFormat.json
 
     @OptionGroup var junit: JUnitOption
@@ -67,7 +72,7 @@ struct ExportCommand: HistoryCommand {
         try filters.validateFilters()
         _ = try fields.keys()
         try header.validate(for: format)
-        if fields.fields != nil, format == .junit || format == .har {
+        if fields.fields != nil, format.records == nil {
             throw ValidationError("--fields applies to --format json, jsonl and csv only, not \(format.rawValue)")
         }
         try junit.validate(format: format.rawValue)
@@ -91,11 +96,13 @@ struct ExportCommand: HistoryCommand {
 
     @MainActor private func write(_ history: any HistoryReader, to output: OutputStream) async throws {
         guard let records = format.records else {
-            if format == .junit {
+            switch format {
+            case .junit:
                 _ = try await junit.write(history, matching: filters.filter(in: history), thresholds: threshold.thresholds, to: output)
-                return
+            case .otlp: try await writeOTLP(history, to: output)
+            default: try await writeHAR(history, to: output)
             }
-            return try await writeHAR(history, to: output)
+            return
         }
         // The history hands over one fetch at a time and has returned before
         // the writer is touched here again: never two threads at once.
@@ -103,6 +110,23 @@ struct ExportCommand: HistoryCommand {
         try writer.begin()
         try await history.forEachFetch(matching: filters.filter(in: history)) { try writer.write($0) }
         try writer.end()
+    }
+
+    @MainActor private func writeOTLP(_ history: any HistoryReader, to output: OutputStream) async throws {
+        nonisolated(unsafe) var otlp = OTLPWriter(scopeVersion: FetchHistoryCommand.version)
+        nonisolated(unsafe) var pending: [UInt8] = []
+        // Touched from the history's callback only, one fetch at a time, as `write` does.
+        nonisolated(unsafe) let output = output
+        try await history.forEachFetch(matching: filters.filter(in: history)) { fetch in
+            otlp.write(fetch, into: &pending)
+            if pending.count >= 1 << 16 { try output.write(emptying: &pending) }
+        }
+        otlp.end(into: &pending)
+        try output.write(emptying: &pending)
+        if otlp.running > 0 {
+            let fetches = otlp.running == 1 ? "1 fetch" : "\(otlp.running) fetches"
+            StandardError.write("left out \(fetches) still running (exported once ended); wrote \(otlp.written)\n")
+        }
     }
 
     @MainActor private func writeHAR(_ history: any HistoryReader, to output: OutputStream) async throws {

@@ -11,7 +11,7 @@ enum ListFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// How `export` writes fetches.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
-    case json, jsonl, csv, junit, har
+    case json, jsonl, csv, junit, har, otlp
 
     /// The format of a stream of export records (`FetchWriter`), or nil for a report of its own.
     var records: RecordFormat? {
@@ -19,7 +19,7 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
         case .json: .json
         case .jsonl: .jsonl
         case .csv: .csv
-        case .junit, .har: nil
+        case .junit, .har, .otlp: nil
         }
     }
 }
