@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .systemLibrary(
@@ -78,7 +79,7 @@ let package = Package(
         ),
         .target(
             name: "FetchHistoryViewState",
-            dependencies: ["FetchHistoryModel"],
+            dependencies: ["FetchHistoryModel", .product(name: "Tracing", package: "swift-distributed-tracing")],
             swiftSettings: essentialsOnly
         ),
         // Replay: a recorded session re-driven through the view state, on a
@@ -188,6 +189,7 @@ let package = Package(
                 "FetchHistoryTesting",
                 "LoopbackServers",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
         // The PostgreSQL backend's own parts (the server itself is tested

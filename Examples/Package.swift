@@ -13,6 +13,8 @@ let package = Package(
     dependencies: [
         // A user writes `.package(url: "https://github.com/<owner>/fetch-history", from: "0.1.0")`.
         .package(name: "fetch-history", path: ".."),
+        // For the test of its spans: swift-distributed-tracing's in-memory tracer.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .target(
@@ -29,6 +31,8 @@ let package = Package(
             dependencies: [
                 "ExampleViewStates",
                 .product(name: "FetchHistoryTesting", package: "fetch-history"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
     ],

@@ -63,4 +63,28 @@ public protocol FetchRecorder: Sendable {
     func record(_ start: FetchStart) async throws
     /// A fetch ended.
     func record(_ end: FetchEnd) async throws
+    /// What the fetches are of and where they are recorded, for the spans
+    /// the view state gives a tracer; none by default.
+    var labels: RecordingLabels { get }
+}
+
+extension FetchRecorder {
+    public var labels: RecordingLabels { RecordingLabels() }
+}
+
+/// What a recorder knows of the fetches it records: the source (a span's
+/// name), the session and the host. `HistoryRecorder` gives its session's.
+public struct RecordingLabels: Hashable, Sendable {
+    /// The source, as the history names it (a URL with its secrets hidden).
+    public var source: String?
+    /// The session the fetches are recorded in.
+    public var sessionID: UUID?
+    /// The host the fetches run on.
+    public var host: String?
+
+    public init(source: String? = nil, sessionID: UUID? = nil, host: String? = nil) {
+        self.source = source
+        self.sessionID = sessionID
+        self.host = host
+    }
 }

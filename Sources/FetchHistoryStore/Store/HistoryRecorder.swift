@@ -30,6 +30,11 @@ public struct HistoryRecorder: FetchRecorder {
         self.session = session
     }
 
+    /// The session's source, id and host.
+    public var labels: RecordingLabels {
+        RecordingLabels(source: session.source, sessionID: session.id, host: session.process.host)
+    }
+
     public func record(_ start: FetchStart) async throws {
         let session = self.session
         try await store.write { db in

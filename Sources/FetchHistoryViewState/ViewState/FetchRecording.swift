@@ -35,6 +35,8 @@ public final class FetchRecording: Sendable {
     /// The deadline each fetch gets after its tap; a fetch that runs longer
     /// ends as `timed-out`.
     public let timeout: Duration?
+    /// The recorder's source, session and host, for the fetches' spans.
+    let labels: RecordingLabels
     /// The fetch tapped last, until it ends: what a tap on cancel, or a newer
     /// fetch, ends.
     private let current = Mutex<RecordedFetch?>(nil)
@@ -47,6 +49,7 @@ public final class FetchRecording: Sendable {
         self.recorder = recorder
         self.timeline = ClockTimeline(clock)
         self.timeout = timeout
+        self.labels = recorder.labels
     }
 
     /// Time on the recording's clock since it was made.

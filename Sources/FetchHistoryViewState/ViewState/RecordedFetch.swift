@@ -1,6 +1,7 @@
 import FetchHistoryModel
 import FoundationEssentials
 import Synchronization
+import Tracing
 
 /// One fetch of a `FetchRecording`, from its tap to its end.
 ///
@@ -32,17 +33,25 @@ public final class RecordedFetch: Sendable {
     let startWritten = StartTurn()
     /// The start the fetch tapped before this one, still running then, writes first.
     private let previousStart: StartTurn?
+    /// The fetch as a span of the app's tracer, from the tap.
+    private let span: FetchSpan
+    /// Set once the span has ended.
+    private let spanEnded = Atomic(false)
 
     init(tappedAt: Duration, in recording: FetchRecording, after previousStart: StartTurn?) {
-        self.id = .timeOrdered()
+        let id = UUID.timeOrdered()
+        self.id = id
         self.tappedAt = tappedAt
         self.recording = recording
         self.previousStart = previousStart
+        self.span = FetchSpan(fetch: id, tappedAt: tappedAt, timeout: recording.timeout, labels: recording.labels)
     }
 
     deinit {
         // A fetch let go without a start holds no later fetch back.
         startWritten.finish()
+        // Nor leaves its span open: let go without an end, it ends now, with no outcome.
+        if !spanEnded.exchange(true, ordering: .relaxed) { span.abandon() }
     }
 
     /// Why and when the fetch is to end cancelled, once noted.
@@ -133,6 +142,15 @@ public final class RecordedFetch: Sendable {
     private func answer<Value: Sendable>(
         from source: @escaping @Sendable () async throws -> SourceAnswer<Value>
     ) async throws -> SourceAnswer<Value> {
+        // In the span's context, so that the spans the source makes are its children.
+        guard let context = span.propagatedContext else { return try await raced(source) }
+        return try await InstrumentationContext.withValue(context) { try await raced(source) }
+    }
+
+    /// The source's answer, or `FetchTimeoutError` at the deadline.
+    private func raced<Value: Sendable>(
+        _ source: @escaping @Sendable () async throws -> SourceAnswer<Value>
+    ) async throws -> SourceAnswer<Value> {
         guard let deadline, let timeout = recording.timeout else { return try await source() }
         let timeline = recording.timeline
         return try await withThrowingTaskGroup(of: SourceAnswer<Value>.self) { group in
@@ -214,6 +232,9 @@ public final class RecordedFetch: Sendable {
     ) async throws(FetchRecordingError) -> CompletedFetch {
         recording.ended(self)
         let completed = CompletedFetch(id: id, outcome: outcome, startOffset: tappedAt, duration: offset - tappedAt)
+        defer {
+            if !spanEnded.exchange(true, ordering: .relaxed) { span.end(at: offset, outcome, cause: cause, response: response) }
+        }
         try await write(FetchEnd(
             id: id, offset: offset, duration: completed.duration, outcome: outcome, cause: cause, response: response
         ))

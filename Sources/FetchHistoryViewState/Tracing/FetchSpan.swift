@@ -1,0 +1,107 @@
+import FetchHistoryModel
+import FoundationEssentials
+import Tracing
+
+/// A fetch as a span of the tracer the app bootstrapped
+/// (`InstrumentationSystem.tracer`, or one bound with `withTracer`): named
+/// after the recorder's source, started at the tap, ended with the fetch,
+/// with the fetch's outcome as its status. The same attributes as
+/// `export --format otlp` writes (OpenTelemetry's names where they have
+/// one, `fetch_history.*` for the rest); events for the tap and for a
+/// cancel, a newer fetch's tap or the deadline that ended it.
+///
+/// Times are the tracer's clock at the tap, then the recording's clock
+/// from there: a fetch ended by a cancel ends at the cancel's tap, and on a
+/// test clock a span lasts as long as the fetch did in virtual time.
+///
+/// Without a tracer the span is the no-op tracer's, and no attribute is
+/// made (`isRecording` is false).
+struct FetchSpan: Sendable {
+    private let span: any Span
+    private let tappedAt: DefaultTracerClock.Instant
+    /// The tap on the recording's clock: the origin of the end's offset.
+    private let tapOffset: Duration
+    private let timeout: Duration?
+
+    init(fetch id: UUID, tappedAt tapOffset: Duration, timeout: Duration?, labels: RecordingLabels) {
+        let now = DefaultTracerClock.now
+        self.tappedAt = now
+        self.tapOffset = tapOffset
+        self.timeout = timeout
+        span = InstrumentationSystem.tracer.startSpan(
+            labels.source ?? "fetch", context: InstrumentationContext.current ?? .topLevel, ofKind: .client, at: now
+        )
+        guard span.isRecording else { return }
+        var attributes = SpanAttributes()
+        attributes["fetch_history.fetch_id"] = id.lowercased
+        if let session = labels.sessionID { attributes["fetch_history.session"] = session.lowercased }
+        if let timeout { attributes["fetch_history.timeout_ms"] = Int64(timeout.wholeMilliseconds) }
+        if let host = labels.host, !host.isEmpty { attributes["host.name"] = host }
+        if let source = labels.source, Self.isHTTP(source) {
+            attributes["http.request.method"] = "GET"
+            attributes["url.full"] = source
+        }
+        span.attributes = attributes
+        span.addEvent(SpanEvent(name: "tap", at: now))
+    }
+
+    /// What the source's answer runs in: the span's context, so that the
+    /// spans the source makes (an instrumented HTTP client's) are its
+    /// children; nil without a tracer, when there is nothing to pass on.
+    var propagatedContext: InstrumentationContext? { span.isRecording ? span.context : nil }
+
+    /// Ends the span of a fetch let go without an end: now, with no outcome.
+    func abandon() {
+        span.end()
+    }
+
+    /// Ends the span at `offset`, on the recording's clock, as the fetch ended.
+    func end(at offset: Duration, _ outcome: FetchOutcome, cause: FetchEnd.Cause, response: SourceResponse?) {
+        let end = DefaultTracerClock.Instant(
+            nanosecondsSinceEpoch: tappedAt.nanosecondsSinceEpoch &+ UInt64(max(.zero, offset - tapOffset).wholeNanoseconds)
+        )
+        if span.isRecording {
+            span.attributes["fetch_history.outcome"] = outcome.status.rawValue
+            if case .cancelled(let reason) = outcome { span.attributes["fetch_history.cancel_reason"] = reason.rawValue }
+            if let response {
+                span.attributes["http.response.status_code"] = Int64(response.status)
+                span.attributes["http.response.body.size"] = Int64(response.bytes)
+            }
+            switch cause {
+            case .cancelTap: span.addEvent(SpanEvent(name: "cancel", at: end))
+            case .fetchTap: span.addEvent(SpanEvent(name: "fetch", at: end))
+            case .timeout: span.addEvent(SpanEvent(name: "deadline", at: end))
+            case .answer, .failure: break
+            }
+            switch outcome {
+            case .succeeded:
+                span.setStatus(SpanStatus(code: .ok))
+            case .failed(let message):
+                if let problem = Problem.key(outcome: .failed, error: message, httpStatus: response?.status) {
+                    span.attributes["error.type"] = problem
+                }
+                span.setStatus(SpanStatus(code: .error, message: message))
+            case .timedOut:
+                span.attributes["error.type"] = "timed out"
+                span.setStatus(SpanStatus(code: .error, message: timeout.map { "timed out after \($0.wholeMilliseconds)ms" } ?? "timed out"))
+            case .cancelled, .interrupted:
+                break
+            }
+        }
+        span.end(at: end)
+    }
+
+    /// Whether the source is a URL: the HTTP source, which asks by GET.
+    private static func isHTTP(_ source: String) -> Bool {
+        let lowercased = source.prefix(8).lowercased()
+        return lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://")
+    }
+}
+
+extension Duration {
+    /// The whole nanoseconds, rounded down; a negative duration counts as none.
+    fileprivate var wholeNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
