@@ -113,16 +113,7 @@ struct ExportCommand: HistoryCommand {
     }
 
     @MainActor private func writeOTLP(_ history: any HistoryReader, to output: OutputStream) async throws {
-        nonisolated(unsafe) var otlp = OTLPWriter(scopeVersion: FetchHistoryCommand.version)
-        nonisolated(unsafe) var pending: [UInt8] = []
-        // Touched from the history's callback only, one fetch at a time, as `write` does.
-        nonisolated(unsafe) let output = output
-        try await history.forEachFetch(matching: filters.filter(in: history)) { fetch in
-            otlp.write(fetch, into: &pending)
-            if pending.count >= 1 << 16 { try output.write(emptying: &pending) }
-        }
-        otlp.end(into: &pending)
-        try output.write(emptying: &pending)
+        let otlp = try await stream(history, through: OTLPWriter(scopeVersion: FetchHistoryCommand.version), to: output)
         if otlp.running > 0 {
             let fetches = otlp.running == 1 ? "1 fetch" : "\(otlp.running) fetches"
             StandardError.write("left out \(fetches) still running (exported once ended); wrote \(otlp.written)\n")
@@ -130,20 +121,31 @@ struct ExportCommand: HistoryCommand {
     }
 
     @MainActor private func writeHAR(_ history: any HistoryReader, to output: OutputStream) async throws {
-        nonisolated(unsafe) var har = HARWriter()
-        nonisolated(unsafe) var pending: [UInt8] = []
-        // Touched from the history's callback only, one fetch at a time, as `write` does.
-        nonisolated(unsafe) let output = output
-        har.begin(into: &pending, creatorVersion: FetchHistoryCommand.version)
-        try await history.forEachFetch(matching: filters.filter(in: history)) { fetch in
-            har.write(fetch, into: &pending)
-            if pending.count >= 1 << 16 { try output.write(emptying: &pending) }
-        }
-        har.end(into: &pending)
-        try output.write(emptying: &pending)
+        var har = HARWriter()
+        var start: [UInt8] = []
+        har.begin(into: &start, creatorVersion: FetchHistoryCommand.version)
+        har = try await stream(history, through: har, startingWith: start, to: output)
         if har.skipped > 0 {
             let fetches = har.skipped == 1 ? "1 fetch" : "\(har.skipped) fetches"
             StandardError.write("skipped \(fetches) whose source is not an HTTP(S) URL; wrote \(har.written)\n")
         }
+    }
+
+    /// Streams the fetches through `writer` into `output`, 64 KiB at a
+    /// time, after `start`; returns the writer, for its counts.
+    @MainActor private func stream<Writer: FetchStreamWriter>(
+        _ history: any HistoryReader, through writer: Writer, startingWith start: [UInt8] = [], to output: OutputStream
+    ) async throws -> Writer {
+        // Touched from the history's callback only, one fetch at a time, as `write` does.
+        nonisolated(unsafe) var writer = writer
+        nonisolated(unsafe) var pending = start
+        nonisolated(unsafe) let output = output
+        try await history.forEachFetch(matching: filters.filter(in: history)) { fetch in
+            writer.write(fetch, into: &pending)
+            if pending.count >= 1 << 16 { try output.write(emptying: &pending) }
+        }
+        writer.end(into: &pending)
+        try output.write(emptying: &pending)
+        return writer
     }
 }

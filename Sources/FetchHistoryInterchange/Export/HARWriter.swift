@@ -18,7 +18,7 @@ import FoundationEssentials
 ///
 /// Entries are written as they come (the history is read oldest first);
 /// pages, one per session, are collected on the way and written after them.
-package struct HARWriter {
+package struct HARWriter: FetchStreamWriter {
     private var json = JSONWriter()
     private var pages: [Page] = []
     private var pageIndex: [UUID: Int] = [:]

@@ -17,7 +17,7 @@ import FoundationEssentials
 ///
 /// A line holds at most `spansPerLine` spans, all of one host (the
 /// resource's `host.name`); a new line starts when the host changes.
-package struct OTLPWriter {
+package struct OTLPWriter: FetchStreamWriter {
     private var json = JSONWriter()
     private let scopeVersion: String
     private let spansPerLine: Int
