@@ -51,6 +51,18 @@ struct OTLPWriterTests {
         #expect(bytes.isEmpty)
     }
 
+    @Test func aTimeBefore1970IsWrittenAs1970sFirstInstant() throws {
+        var fetch = Self.fetch(1, host: "a")
+        fetch.startedAt = Timestamp(millisecondsSince1970: -5)
+        var writer = OTLPWriter(scopeVersion: "test")
+        var bytes: [UInt8] = []
+        writer.write(fetch, into: &bytes)
+        writer.end(into: &bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains(#""startTimeUnixNano":"0""#))
+        #expect(text.contains(#""endTimeUnixNano":"1005000000""#))
+    }
+
     @Test func theIdsAreTheHistorysOwn() throws {
         let session = try #require(UUID(uuidString: "0193A5B2-7C00-7ABC-8DEF-0123456789AB"))
         let fetch = try #require(UUID(uuidString: "0193A5B2-7C01-7000-8000-00000000FF01"))

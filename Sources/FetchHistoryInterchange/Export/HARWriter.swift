@@ -35,12 +35,6 @@ package struct HARWriter: FetchStreamWriter {
         let host: String
     }
 
-    /// Whether a source is an HTTP(S) URL, the only sources HAR can hold.
-    package static func isHTTP(_ source: String) -> Bool {
-        let scheme = source.prefix { $0 != ":" }.lowercased()
-        return (scheme == "http" || scheme == "https") && source.dropFirst(scheme.count).hasPrefix("://")
-    }
-
     package mutating func begin(into buffer: inout [UInt8], creatorVersion: String) {
         json.write(into: &buffer) { json in
             json.beginObject()
@@ -59,7 +53,7 @@ package struct HARWriter: FetchStreamWriter {
 
     /// Writes `fetch` as an entry, or counts it in `skipped` when its source is not HTTP(S).
     package mutating func write(_ fetch: Fetch, into buffer: inout [UInt8]) {
-        guard Self.isHTTP(fetch.source) else {
+        guard fetch.source.isHTTPSource else {
             skipped += 1
             return
         }

@@ -142,7 +142,7 @@ package struct OTLPWriter: FetchStreamWriter {
         attribute("fetch_history.outcome", string: fetch.status.rawValue, json: &json)
         if let reason = fetch.cancelReason { attribute("fetch_history.cancel_reason", string: reason.rawValue, json: &json) }
         if let timeout = fetch.script?.timeoutMilliseconds { attribute("fetch_history.timeout_ms", integer: timeout, json: &json) }
-        if HARWriter.isHTTP(fetch.source) {
+        if fetch.source.isHTTPSource {
             attribute("http.request.method", string: "GET", json: &json)
             attribute("url.full", string: fetch.source, json: &json)
         }

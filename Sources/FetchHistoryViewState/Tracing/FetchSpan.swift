@@ -37,7 +37,7 @@ struct FetchSpan: Sendable {
         if let session = labels.sessionID { attributes["fetch_history.session"] = session.lowercased }
         if let timeout { attributes["fetch_history.timeout_ms"] = Int64(timeout.wholeMilliseconds) }
         if let host = labels.host, !host.isEmpty { attributes["host.name"] = host }
-        if let source = labels.source, Self.isHTTP(source) {
+        if let source = labels.source, source.isHTTPSource {
             attributes["http.request.method"] = "GET"
             attributes["url.full"] = source
         }
@@ -89,12 +89,6 @@ struct FetchSpan: Sendable {
             }
         }
         span.end(at: end)
-    }
-
-    /// Whether the source is a URL: the HTTP source, which asks by GET.
-    private static func isHTTP(_ source: String) -> Bool {
-        let lowercased = source.prefix(8).lowercased()
-        return lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://")
     }
 }
 
