@@ -49,6 +49,24 @@ import FetchHistory
         #expect(fetch.cancellation == nil)
     }
 
+    @Test func aFetchLetGoWithoutAnEndLeavesWithItsRecording() async throws {
+        // Given a recording, and a fetch tapped and let go (never started nor ended)
+        weak var letGoRecording: FetchRecording?
+        weak var letGoFetch: RecordedFetch?
+        let recorder = try await HistoryRecorder.inMemory()
+        do {
+            let recording = FetchRecording(recorder: recorder)
+            let fetch = recording.tap()
+            letGoRecording = recording
+            letGoFetch = fetch
+            #expect(recording.runningFetch === fetch)
+        }
+
+        // When both are let go: then neither keeps the other alive
+        #expect(letGoFetch == nil)
+        #expect(letGoRecording == nil)
+    }
+
     @Test func anOlderFetchEndingLeavesTheNewerOneCancellable() async throws {
         // Given a fetch superseded at 10 ms by a newer one
         let recorder = try await HistoryRecorder.inMemory()

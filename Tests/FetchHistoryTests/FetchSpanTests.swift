@@ -180,4 +180,21 @@ struct FetchSpanTests {
         #expect(Self.nanoseconds(superseded) == 100_000_000)
         #expect(spans.contains { $0.status == SpanStatus(code: .ok) })
     }
+
+    @Test func aFetchLetGoWithoutAnEndEndsItsSpanWithNoOutcome() async throws {
+        // Given a recording, with a tracer
+        let tracer = InMemoryTracer()
+        let recording = FetchRecording(recorder: try await HistoryRecorder.inMemory())
+
+        // When a fetch is tapped and let go, never started nor ended, while the recording lives on
+        withTracer(tracer) { _ = recording.tap() }
+
+        // Then its span has ended, with no outcome, and the recording runs no fetch
+        #expect(tracer.activeSpans.isEmpty)
+        #expect(tracer.finishedSpans.count == 1)
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(Self.attribute(span, "fetch_history.outcome") == nil)
+        #expect(span.status == nil)
+        #expect(recording.runningFetch == nil)
+    }
 }

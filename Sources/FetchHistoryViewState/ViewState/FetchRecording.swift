@@ -38,8 +38,9 @@ public final class FetchRecording: Sendable {
     /// The recorder's source, session and host, for the fetches' spans.
     let labels: RecordingLabels
     /// The fetch tapped last, until it ends: what a tap on cancel, or a newer
-    /// fetch, ends.
-    private let current = Mutex<RecordedFetch?>(nil)
+    /// fetch, ends. Held weakly: the fetch holds its recording, and a fetch
+    /// its caller let go without an end must go (its deinit ends its span).
+    private let current = Mutex(TappedFetch())
 
     /// - Parameters:
     ///   - recorder: where each transition is written; `HistoryRecorder` writes to SQLite.
@@ -62,9 +63,10 @@ public final class FetchRecording: Sendable {
         let (fetch, superseded) = current.withLock { current in
             // A fetch that has ended wrote its start long ago: only one
             // still running can be behind.
-            let fetch = RecordedFetch(tappedAt: tappedAt, in: self, after: current?.startWritten)
-            defer { current = fetch }
-            return (fetch, current)
+            let superseded = current.fetch
+            let fetch = RecordedFetch(tappedAt: tappedAt, in: self, after: superseded?.startWritten)
+            current.fetch = fetch
+            return (fetch, superseded)
         }
         superseded?.noteCancel(.superseded, at: tappedAt)
         return fetch
@@ -74,18 +76,23 @@ public final class FetchRecording: Sendable {
     /// cancelled (user) at this moment. Cancel its task yourself.
     public func cancelTap() {
         let tappedAt = now
-        current.withLock { $0 }?.noteCancel(.user, at: tappedAt)
+        current.withLock { $0.fetch }?.noteCancel(.user, at: tappedAt)
     }
 
     /// The fetch tapped last, while it runs.
     public var runningFetch: RecordedFetch? {
-        current.withLock { $0 }
+        current.withLock { $0.fetch }
     }
 
     /// `fetch` has ended: it no longer answers to cancel taps.
     func ended(_ fetch: RecordedFetch) {
         current.withLock { current in
-            if current === fetch { current = nil }
+            if current.fetch === fetch { current.fetch = nil }
         }
     }
+}
+
+/// The fetch tapped last, not kept alive by the recording.
+private struct TappedFetch {
+    weak var fetch: RecordedFetch?
 }
