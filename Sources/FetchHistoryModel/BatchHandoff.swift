@@ -68,6 +68,19 @@ package final class BatchHandoff<Element: Sendable>: Sendable {
         if let full { try handOver(full) }
     }
 
+    /// Hands `batch` over as it is, after any elements `put` one by one
+    /// before it, waiting while `batchesAhead` wait: for a producer that
+    /// gathers its own batches, which then cost one lock each, not one per
+    /// element. Throws why the consumer stopped, once it has.
+    package func put(batch: [Element]) throws {
+        let filling = state.withLock { state -> [Element] in
+            defer { state.filling.removeAll(keepingCapacity: true) }
+            return state.filling
+        }
+        if !filling.isEmpty { try handOver(filling) }
+        if !batch.isEmpty { try handOver(batch) }
+    }
+
     /// Ends the hand-off: what is left goes, then the consumer gets nil, or
     /// `error` after every batch before it.
     package func finish(throwing error: (any Error)? = nil) {

@@ -33,6 +33,27 @@ import Testing
         #expect(failure as? Broken == Broken())
     }
 
+    @Test func aBatchPutWholeComesAfterTheElementsPutBeforeIt() async throws {
+        // Given a producer that puts 2 elements one by one (batches of 3), then a batch of 4, then 1 more
+        let handoff = BatchHandoff<Int>(batchSize: 3, batchesAhead: 4)
+        async let produced: Void = runOnDedicatedThread {
+            try? handoff.put(1)
+            try? handoff.put(2)
+            try? handoff.put(batch: [3, 4, 5, 6])
+            try? handoff.put(batch: [])
+            try? handoff.put(7)
+            handoff.finish()
+        }
+
+        // When the consumer takes everything
+        var taken: [[Int]] = []
+        while let batch = try await handoff.next() { taken.append(batch) }
+        await produced
+
+        // Then the short batch went first, the whole batch as it was, no empty one, in order
+        #expect(taken == [[1, 2], [3, 4, 5, 6], [7]])
+    }
+
     @Test func aConsumerThatStopsMakesTheWaitingProducerThrowItsReason() async throws {
         // Given a hand-off with room for one batch of one, taken by the first element
         let handoff = BatchHandoff<Int>(batchSize: 1, batchesAhead: 1)

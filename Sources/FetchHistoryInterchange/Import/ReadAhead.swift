@@ -28,7 +28,17 @@ final class ReadAhead: Sendable {
         nonisolated(unsafe) let read = read
         DispatchQueue(label: "fetch-history.read-ahead").async { [handoff, finished] in
             do {
-                try read { record in try handoff.put(record) }
+                // Gathered here, where the element type is known, and
+                // handed over a batch at a time: one lock per batch.
+                var batch: [ParsedRecord] = []
+                batch.reserveCapacity(Self.batchSize)
+                try read { record in
+                    batch.append(record)
+                    guard batch.count == Self.batchSize else { return }
+                    try handoff.put(batch: batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+                try handoff.put(batch: batch)
                 handoff.finish()
             } catch {
                 handoff.finish(throwing: error)
