@@ -10,12 +10,13 @@ import NIOSSL
 /// chunk as it arrives, and let go of (the connection closed) once it
 /// passes the cap.
 struct AsyncHTTPClientTransport: HTTPTransport {
-    /// One client for the process, never shut down: a command's life is
-    /// the client's. Its read timeout is URLSession's default idle timeout
-    /// (60 s), so a server that stops answering is reported the same way.
+    /// One client for the process (the HTTP source's and `OTLPCollector`'s),
+    /// never shut down: a command's life is the client's. Its read timeout
+    /// is URLSession's default idle timeout (60 s), so a server that stops
+    /// answering is reported the same way.
     /// A refused connection fails at once, as URLSession's does, rather
     /// than being tried again until the connect timeout.
-    private static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 
     static let configuration: HTTPClient.Configuration = {
         var configuration = HTTPClient.Configuration(

@@ -123,9 +123,10 @@ public struct RedactedURL: Hashable, Sendable, CustomStringConvertible {
         return secretNames.contains { name.hasSuffix($0) }
     }
 
-    /// A form-encoded name or value as written: `+` is a space, `%XX` a
-    /// byte; a malformed escape (`%zz`, `%+f`) stays as it is.
-    package static func formDecoded(_ text: String) -> String {
+    /// A form-encoded name or value as written: `+` is a space (unless
+    /// `plusIsSpace` is false: percent-encoding alone), `%XX` a byte; a
+    /// malformed escape (`%zz`, `%+f`) stays as it is.
+    package static func formDecoded(_ text: String, plusIsSpace: Bool = true) -> String {
         var bytes: [UInt8] = []
         var rest = text.utf8[...]
         while let byte = rest.popFirst() {
@@ -133,7 +134,7 @@ public struct RedactedURL: Hashable, Sendable, CustomStringConvertible {
                 bytes.append(high << 4 | low)
                 rest = rest.dropFirst(2)
             } else {
-                bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
             }
         }
         return String(decoding: bytes, as: UTF8.self)

@@ -4,13 +4,9 @@ import FoundationEssentials
 /// on a server (`push`, `pull`). Besides the commands' seam it takes whole
 /// batches of fetches with their sessions, and has an id of its own by
 /// which each machine remembers how far it has pushed.
-public protocol TeamHistory: HistoryWriter {
+public protocol TeamHistory: HistoryWriter, PushDestination {
     /// Made with the history: a history made anew has a new one.
     var historyID: UUID { get }
-
-    /// How the history is named to people: `ci@db.example:5432/team`,
-    /// never with a password.
-    var displayName: String { get }
 
     /// Adds the fetches it lacks, and the sessions they belong to that it
     /// lacks, in one transaction: all or none. Returns how many fetches were
@@ -19,4 +15,12 @@ public protocol TeamHistory: HistoryWriter {
 
     /// Lets go of the history (its connection).
     func close() async
+}
+
+extension TeamHistory {
+    /// The history's own id: a history made anew is pushed to from the start.
+    public var pushKey: String { historyID.lowercased }
+
+    /// One read of the file, one transaction on the server.
+    public var pushBatchSize: Int { 10_000 }
 }

@@ -13,19 +13,25 @@ struct OTLPWriterTests {
         )
     }
 
-    /// Each line's hosts (the resource's `host.name`) and span ids.
-    static func lines(_ bytes: [UInt8]) throws -> [(host: String, spans: [String])] {
+    /// Each line's resources: their host (the resource's `host.name`) and span ids.
+    static func lines(_ bytes: [UInt8]) throws -> [[Resource]] {
         try String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { line in
             let request = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            let resourceSpans = try #require((request["resourceSpans"] as? [[String: Any]])?.first)
-            let attributes = try #require((resourceSpans["resource"] as? [String: Any])?["attributes"] as? [[String: Any]])
-            let host = try #require(attributes.first { $0["key"] as? String == "host.name" }?["value"] as? [String: String])
-            let spans = try #require((resourceSpans["scopeSpans"] as? [[String: Any]])?.first?["spans"] as? [[String: Any]])
-            return (host["stringValue"] ?? "", spans.compactMap { $0["spanId"] as? String })
+            return try #require(request["resourceSpans"] as? [[String: Any]]).map { resourceSpans in
+                let attributes = try #require((resourceSpans["resource"] as? [String: Any])?["attributes"] as? [[String: Any]])
+                let host = try #require(attributes.first { $0["key"] as? String == "host.name" }?["value"] as? [String: String])
+                let spans = try #require((resourceSpans["scopeSpans"] as? [[String: Any]])?.first?["spans"] as? [[String: Any]])
+                return Resource(host: host["stringValue"] ?? "", spans: spans.compactMap { $0["spanId"] as? String })
+            }
         }
     }
 
-    @Test func aLineHoldsOneHostsSpansUpToItsLimitAndRunningFetchesWait() throws {
+    struct Resource: Equatable {
+        var host: String
+        var spans: [String]
+    }
+
+    @Test func aLineHoldsSpansUpToItsLimitEachHostsRunAResourceAndRunningFetchesWait() throws {
         let fetches = [
             Self.fetch(1, host: "a"), Self.fetch(2, host: "a"), Self.fetch(3, host: "a", outcome: nil),
             Self.fetch(4, host: "a"), Self.fetch(5, host: "b"), Self.fetch(6, host: "a"),
@@ -35,12 +41,24 @@ struct OTLPWriterTests {
         for fetch in fetches { writer.write(fetch, into: &bytes) }
         writer.end(into: &bytes)
 
-        let lines = try Self.lines(bytes)
-        #expect(lines.map(\.host) == ["a", "a", "b", "a"])
-        #expect(lines.map(\.spans.count) == [2, 1, 1, 1])
-        let ended = fetches.filter { $0.outcome != nil }
-        #expect(lines.flatMap(\.spans) == ended.map { OTLPWriter.spanID(fetch: $0.id) })
+        let id = { (number: Int) in OTLPWriter.spanID(fetch: fetches[number - 1].id) }
+        #expect(try Self.lines(bytes) == [
+            [Resource(host: "a", spans: [id(1), id(2)])],
+            [Resource(host: "a", spans: [id(4)]), Resource(host: "b", spans: [id(5)])],
+            [Resource(host: "a", spans: [id(6)])],
+        ])
         #expect((writer.written, writer.running) == (5, 1))
+    }
+
+    @Test func aRequestIsOneLineOfEveryEndedFetchWithoutItsNewline() throws {
+        let fetches = [Self.fetch(1, host: "a"), Self.fetch(2, host: "b", outcome: nil), Self.fetch(3, host: "b")]
+        let body = try #require(OTLPWriter.request(of: fetches, scopeVersion: "test"))
+        #expect(body.last == UInt8(ascii: "}"))
+        #expect(try Self.lines(body) == [[
+            Resource(host: "a", spans: [OTLPWriter.spanID(fetch: fetches[0].id)]),
+            Resource(host: "b", spans: [OTLPWriter.spanID(fetch: fetches[2].id)]),
+        ]])
+        #expect(OTLPWriter.request(of: [Self.fetch(1, host: "a", outcome: nil)], scopeVersion: "test") == nil)
     }
 
     @Test func nothingWrittenIsNoLine() {

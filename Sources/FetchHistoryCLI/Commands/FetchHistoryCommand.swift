@@ -46,6 +46,9 @@ package struct FetchHistoryCommand: AsyncParsableCommand {
     /// Where every command gets a team history on a server from.
     @TaskLocal static var teams = TeamHistoryProvider.companion(executable: "fetch-history-http")
 
+    /// Where `push` gets a collector of OpenTelemetry spans from.
+    @TaskLocal static var collectors = SpanCollectorProvider.companion(executable: "fetch-history-http")
+
     package init() {}
 
     /// Usage errors start `error: `, as every other error line does
@@ -67,7 +70,8 @@ package struct FetchHistoryCommand: AsyncParsableCommand {
     /// thread, inline: on a local file they exit without ever starting
     /// Swift concurrency's threads; `fetch` and `replay` start them.
     @MainActor package static func main(
-        http: HTTPClientProvider, teams: TeamHistoryProvider = .companion(executable: "fetch-history-http")
+        http: HTTPClientProvider, teams: TeamHistoryProvider = .companion(executable: "fetch-history-http"),
+        collectors: SpanCollectorProvider = .companion(executable: "fetch-history-http")
     ) -> Never {
         ThisProcess.ignoreBrokenPipes()
         ThisProcess.unblockTrappableSignals()
@@ -90,11 +94,13 @@ package struct FetchHistoryCommand: AsyncParsableCommand {
         if var historyCommand = command as? any HistoryCommand {
             runInline {
                 await $teams.withValue(teams) {
-                    do {
-                        try await historyCommand.run()
-                        ThisProcess.exit(0)
-                    } catch {
-                        finish { throw error }
+                    await $collectors.withValue(collectors) {
+                        do {
+                            try await historyCommand.run()
+                            ThisProcess.exit(0)
+                        } catch {
+                            finish { throw error }
+                        }
                     }
                 }
             }
@@ -104,21 +110,26 @@ package struct FetchHistoryCommand: AsyncParsableCommand {
             var command = command
             finish { try command.run() }
         }
-        start(asyncCommand, http: http, teams: teams)
+        start(asyncCommand, http: http, teams: teams, collectors: collectors)
         dispatchMain()
     }
 
     /// Starts `command` off the main actor, with the HTTP source from `http`.
-    private static func start(_ command: sending any AsyncParsableCommand, http: HTTPClientProvider, teams: TeamHistoryProvider) {
+    private static func start(
+        _ command: sending any AsyncParsableCommand, http: HTTPClientProvider, teams: TeamHistoryProvider,
+        collectors: SpanCollectorProvider
+    ) {
         var command = command
         Task {
             await $http.withValue(http) {
                 await $teams.withValue(teams) {
-                    do {
-                        try await command.run()
-                        ThisProcess.exit(0)
-                    } catch {
-                        finish { throw error }
+                    await $collectors.withValue(collectors) {
+                        do {
+                            try await command.run()
+                            ThisProcess.exit(0)
+                        } catch {
+                            finish { throw error }
+                        }
                     }
                 }
             }

@@ -47,17 +47,39 @@ package enum TeamHistoryProvider: Sendable {
     }
 }
 
+/// Where `push` gets a collector of OpenTelemetry spans from: sending
+/// them takes the HTTP client, so, as for HTTP fetches, `fetch-history`
+/// leaves it out and a push to an http(s) URL re-runs in the companion.
+package enum SpanCollectorProvider: Sendable {
+    /// The HTTP client is linked into this binary: the collector at an
+    /// endpoint, given spans of this version of fetch-history.
+    case linked(@Sendable (OTLPEndpoint, _ scopeVersion: String) -> any PushDestination)
+    /// The HTTP client is in the executable of this name, beside this one.
+    case companion(executable: String)
+
+    /// The collector at `endpoint`; for `.companion`, the companion takes
+    /// over this process and this never returns.
+    func collector(at endpoint: OTLPEndpoint) throws -> any PushDestination {
+        switch self {
+        case .linked(let collector): collector(endpoint, FetchHistoryCommand.version)
+        case .companion(let name): try Companion.takeOver(name, for: .spanCollector)
+        }
+    }
+}
+
 /// The program beside this one that has the network linked in.
 enum Companion {
     /// What the companion is needed for, as its errors say it.
     enum Purpose: Sendable {
         case http
         case teamHistory
+        case spanCollector
 
         var phrase: String {
             switch self {
             case .http: "fetching over HTTP"
             case .teamHistory: "a team history on a server"
+            case .spanCollector: "pushing spans to a collector"
             }
         }
     }

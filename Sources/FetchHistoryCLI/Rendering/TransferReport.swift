@@ -28,6 +28,40 @@ enum TransferReport {
         return line
     }
 
+    /// A push to a collector of spans: `pushed 10 fetches as spans to
+    /// http://collector:4318/v1/traces`, or, in JSON, the fields of a push
+    /// to a team history (`new`: the spans it accepted) and `rejected`.
+    static func write(_ summary: TransferSummary, toCollector collector: String, format: TextFormat) throws {
+        let output = OutputStream.standardOutput()
+        switch format {
+        case .json:
+            var json = JSONWriter()
+            json.beginObject()
+            json.key("sent")
+            json.integer(summary.sent)
+            json.key("new")
+            json.integer(summary.new)
+            json.key("alreadyThere")
+            json.integer(0)
+            json.key("rejected")
+            json.integer(summary.sent - summary.new)
+            json.key("stillRunning")
+            json.integer(summary.stillRunning)
+            json.endObject()
+            try output.write(json.text + "\n")
+        case .text:
+            let fetches = RetentionReport.count(summary.sent, "fetch", "fetches")
+            var line = summary.sent == 0
+                ? "nothing to push to \(collector): it has every ended fetch"
+                : "pushed \(fetches) as spans to \(collector)"
+            if summary.stillRunning > 0 {
+                line += "; \(RetentionReport.count(summary.stillRunning, "fetch", "fetches")) still running, pushed once ended"
+            }
+            try output.write(line + "\n")
+        }
+        try output.flush()
+    }
+
     /// `{"sent":10,"new":8,"alreadyThere":2,"stillRunning":0}`.
     static func json(_ summary: TransferSummary) -> String {
         var json = JSONWriter()

@@ -15,14 +15,16 @@ import FoundationEssentials
 /// exported once it has ended. An interrupted fetch, whose end was never
 /// recorded, is an error span of no length, at its start.
 ///
-/// A line holds at most `spansPerLine` spans, all of one host (the
-/// resource's `host.name`); a new line starts when the host changes.
+/// A line holds at most `spansPerLine` spans; within it, each run of one
+/// host's spans is a resource of its own (the resource's `host.name`).
+/// What `push` sends to a collector is such a line, one request a batch.
 package struct OTLPWriter: FetchStreamWriter {
     private var json = JSONWriter()
     private let scopeVersion: String
     private let spansPerLine: Int
-    /// The host of the line being written, and its spans so far; nil between lines.
-    private var line: (host: String, spans: Int)?
+    /// The line being written: its spans so far, and the host of its last
+    /// resource; nil between lines.
+    private var line: (spans: Int, host: String)?
     /// Fetches not written because they are still running.
     package private(set) var running = 0
     /// Fetches written as spans.
@@ -42,9 +44,21 @@ package struct OTLPWriter: FetchStreamWriter {
             running += 1
             return
         }
-        if let line, line.host != fetch.host || line.spans == spansPerLine { endLine(into: &buffer) }
-        if line == nil { beginLine(host: fetch.host, into: &buffer) }
-        line?.spans += 1
+        if let line, line.spans == spansPerLine { endLine(into: &buffer) }
+        if let line {
+            if line.host != fetch.host {
+                endResource(into: &buffer)
+                beginResource(host: fetch.host, into: &buffer)
+            }
+        } else {
+            json.write(into: &buffer) { json in
+                json.beginObject()
+                json.key("resourceSpans")
+                json.beginArray()
+            }
+            beginResource(host: fetch.host, into: &buffer)
+        }
+        line = (spans: (line?.spans ?? 0) + 1, host: fetch.host)
         written += 1
         json.write(into: &buffer) { json in Self.span(fetch, json: &json) }
     }
@@ -54,13 +68,21 @@ package struct OTLPWriter: FetchStreamWriter {
         if line != nil { endLine(into: &buffer) }
     }
 
-    private mutating func beginLine(host: String, into buffer: inout [UInt8]) {
-        line = (host, 0)
+    /// One request of `fetches` (up to `spansPerLine` of them that have
+    /// ended), without a newline; nil when none has ended.
+    package static func request(of fetches: some Sequence<Fetch>, scopeVersion: String) -> [UInt8]? {
+        var writer = OTLPWriter(scopeVersion: scopeVersion, spansPerLine: .max)
+        var body: [UInt8] = []
+        for fetch in fetches { writer.write(fetch, into: &body) }
+        writer.end(into: &body)
+        guard body.last == UInt8(ascii: "\n") else { return nil }
+        body.removeLast()
+        return body
+    }
+
+    private mutating func beginResource(host: String, into buffer: inout [UInt8]) {
         let version = scopeVersion
         json.write(into: &buffer) { json in
-            json.beginObject()
-            json.key("resourceSpans")
-            json.beginArray()
             json.beginObject()
             json.key("resource")
             json.beginObject()
@@ -83,13 +105,19 @@ package struct OTLPWriter: FetchStreamWriter {
         }
     }
 
-    private mutating func endLine(into buffer: inout [UInt8]) {
-        line = nil
+    private mutating func endResource(into buffer: inout [UInt8]) {
         json.write(into: &buffer) { json in
             json.endArray()
             json.endObject()
             json.endArray()
             json.endObject()
+        }
+    }
+
+    private mutating func endLine(into buffer: inout [UInt8]) {
+        line = nil
+        endResource(into: &buffer)
+        json.write(into: &buffer) { json in
             json.endArray()
             json.endObject()
             json.newline()

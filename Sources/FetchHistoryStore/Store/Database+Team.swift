@@ -24,14 +24,15 @@ extension Database {
         return batch
     }
 
-    /// How far this file has pushed to the team history `historyID`: 0 before the first push.
-    func pushMark(of historyID: UUID) throws -> Int64 {
-        try scalarInt64(HistorySQL.pushMark, [.text(historyID.lowercased)])
+    /// How far this file has pushed to the destination whose `pushKey` is
+    /// `key`: 0 before the first push.
+    func pushMark(of key: String) throws -> Int64 {
+        try scalarInt64(HistorySQL.pushMark, [.text(key)])
     }
 
-    /// Raises the mark of `historyID` to `seq` (never lowers it).
-    func raisePushMark(of historyID: UUID, to seq: Int64) throws {
-        try execute(HistorySQL.raisePushMark, [.text(historyID.lowercased), .integer(seq)])
+    /// Raises the mark of `key` to `seq` (never lowers it).
+    func raisePushMark(of key: String, to seq: Int64) throws {
+        try execute(HistorySQL.raisePushMark, [.text(key), .integer(seq)])
     }
 
     /// The largest `seq` a fetch ever had (what an import numbers above).

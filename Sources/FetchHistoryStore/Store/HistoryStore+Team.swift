@@ -27,25 +27,23 @@ public struct TransferSummary: Hashable, Sendable {
 }
 
 extension HistoryStore {
-    /// Fetches per push batch: one read here, one transaction there.
-    public static let pushBatchSize = 10_000
-
-    /// Sends `team` every fetch of this file it lacks that has ended (one
-    /// left running by a recorder that is gone goes as interrupted), with
-    /// their sessions, in batches: each batch is committed there, then
-    /// remembered here (`Migrations/0009_push_marks.sql`). A push cut off
-    /// anywhere is simply run again: the next starts from the last batch
-    /// remembered, and the server skips what it has, so every fetch arrives
-    /// exactly once.
+    /// Sends `destination` every fetch of this file it lacks that has ended
+    /// (one left running by a recorder that is gone goes as interrupted),
+    /// with their sessions, in batches of its `pushBatchSize`: each batch
+    /// is taken there, then remembered here under the destination's
+    /// `pushKey` (`Migrations/0009_push_marks.sql`). A push cut off anywhere
+    /// is simply run again: the next starts from the last batch remembered,
+    /// so every fetch is sent once (a team history also skips what it has).
     ///
     /// ```swift
     /// let summary = try await store.push(to: team)
     /// print("\(summary.new) new, \(summary.alreadyThere) already there")
     /// ```
-    public func push(to team: some TeamHistory, batchSize: Int = pushBatchSize) async throws -> TransferSummary {
-        let historyID = team.historyID
+    public func push(to destination: some PushDestination, batchSize: Int? = nil) async throws -> TransferSummary {
+        let key = destination.pushKey
+        let batchSize = batchSize ?? destination.pushBatchSize
         var summary = TransferSummary(sent: 0, new: 0)
-        let mark = try await read { db in try db.pushMark(of: historyID) }
+        let mark = try await read { db in try db.pushMark(of: key) }
         var cursor = mark
         while true {
             let from = cursor
@@ -54,12 +52,12 @@ extension HistoryStore {
                 summary.stillRunning = try await read { db in try db.runningCount(above: mark) }
                 return summary
             }
-            summary.new += try await team.add(batch.fetches, sessions: batch.sessions)
+            summary.new += try await destination.add(batch.fetches, sessions: batch.sessions)
             summary.sent += batch.fetches.count
             cursor = batch.lastSeq
             // Below the first fetch still running: it is pushed once it ends.
             let reached = batch.firstRunning.map { min(batch.lastSeq, $0 - 1) } ?? batch.lastSeq
-            try await write { db in try db.raisePushMark(of: historyID, to: reached) }
+            try await write { db in try db.raisePushMark(of: key, to: reached) }
         }
     }
 
@@ -72,9 +70,9 @@ extension HistoryStore {
     public func pull(
         from team: some TeamHistory, matching filter: HistoryFilter, read: @escaping @Sendable () -> Void = {}
     ) async throws -> TransferSummary {
-        let historyID = team.historyID
+        let pushKey = team.pushKey
         return try await Self.transfer(from: team, matching: filter, read: read) { handoff in
-            try await self.write { db in try db.importPulled(from: handoff, historyID: historyID) }
+            try await self.write { db in try db.importPulled(from: handoff, pushKey: pushKey) }
         }
     }
 
@@ -85,12 +83,12 @@ extension HistoryStore {
         at path: String, from team: some TeamHistory, matching filter: HistoryFilter, read: @escaping @Sendable () -> Void = {}
     ) async throws -> TransferSummary? {
         guard mayBeReplaced(path) else { return nil }
-        let historyID = team.historyID
+        let pushKey = team.pushKey
         return try await transfer(from: team, matching: filter, read: read) { handoff in
             try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue(label: "fetch-history.build").async {
                     continuation.resume(with: Result {
-                        let built = try buildingNew(at: path) { db in try db.importPulled(from: handoff, historyID: historyID) }
+                        let built = try buildingNew(at: path) { db in try db.importPulled(from: handoff, pushKey: pushKey) }
                         guard let built else {
                             // Written meanwhile: the server's reader stops at its next fetch.
                             handoff.stop(throwing: HistoryError.replacedWhileBuilding(path: path))
@@ -134,11 +132,11 @@ extension HistoryStore {
 extension Database {
     /// Adds the fetches `handoff` hands over, inside the caller's write
     /// transaction. When this file had pushed everything to the team
-    /// history `historyID` (a new file has), it remembers that the pulled
+    /// history whose push key is `pushKey` (a new file has), it remembers that the pulled
     /// fetches need no pushing back: a push right after a pull sends nothing.
-    fileprivate func importPulled(from handoff: BatchHandoff<Fetch>, historyID: UUID) throws -> ImportSummary {
+    fileprivate func importPulled(from handoff: BatchHandoff<Fetch>, pushKey: String) throws -> ImportSummary {
         let largestBefore = try largestSeq()
-        let markBefore = try pushMark(of: historyID)
+        let markBefore = try pushMark(of: pushKey)
         let summary: ImportSummary
         do {
             summary = try importFetches { insert in
@@ -151,7 +149,7 @@ extension Database {
             handoff.stop(throwing: error)
             throw error
         }
-        if markBefore >= largestBefore { try raisePushMark(of: historyID, to: try largestSeq()) }
+        if markBefore >= largestBefore { try raisePushMark(of: pushKey, to: try largestSeq()) }
         return summary
     }
 }

@@ -193,6 +193,11 @@ final class FetchHistoryProcess: @unchecked Sendable {
         }.start()
     }
 
+    /// What the child has printed so far (captured output only).
+    var printedText: String {
+        output.withLock { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Complete lines the child has printed so far (captured output only).
     var printedLineCount: Int {
         output.withLock { data in data.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 } }
