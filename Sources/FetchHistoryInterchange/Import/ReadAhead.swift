@@ -27,11 +27,11 @@ final class ReadAhead: Sendable {
         // Handed over whole: from here on only the reading thread touches it.
         nonisolated(unsafe) let read = read
         DispatchQueue(label: "fetch-history.read-ahead").async { [handoff, finished] in
+            // Gathered here, where the element type is known, and handed
+            // over a batch at a time: one lock per batch.
+            var batch: [ParsedRecord] = []
+            batch.reserveCapacity(Self.batchSize)
             do {
-                // Gathered here, where the element type is known, and
-                // handed over a batch at a time: one lock per batch.
-                var batch: [ParsedRecord] = []
-                batch.reserveCapacity(Self.batchSize)
                 try read { record in
                     batch.append(record)
                     guard batch.count == Self.batchSize else { return }
@@ -41,6 +41,9 @@ final class ReadAhead: Sendable {
                 try handoff.put(batch: batch)
                 handoff.finish()
             } catch {
+                // The records read before a bad one reach the caller before
+                // its error (a put fails again at once if the caller stopped).
+                try? handoff.put(batch: batch)
                 handoff.finish(throwing: error)
             }
             finished.signal()
