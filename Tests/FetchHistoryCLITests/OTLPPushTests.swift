@@ -75,6 +75,35 @@ struct OTLPPushTests {
         #expect(try OTLPReceiver.spans(in: sandbox.path("other.jsonl")).map(\.spanId) == all)
     }
 
+    @Test func theTeamHistoryPagesExampleRunsAsWritten() async throws {
+        // Given a history of 3 fetches of the last minute, two collectors, and docs/team-history.md's OTLP block
+        let sandbox = try Sandbox()
+        let now = Int64(Date().timeIntervalSince1970 * 1_000) - 60_000
+        let records = (0..<3).map { ExportRecord.make("succeeded", id: Ids.fetch($0 + 1), at: now + Int64($0) * 1_000) }
+        try await sandbox.importRecords(records)
+        let collector = try await OTLPReceiver.start(in: sandbox, spans: sandbox.path("collector.jsonl"))
+        let backend = try await OTLPReceiver.start(in: sandbox, spans: sandbox.path("backend.jsonl"))
+        let block = try DocsPage.block(after: "<!-- docs-sh: otlp ", fenced: "sh", in: "docs/team-history.md")
+        let script = block.replacingOccurrences(of: "http://collector.example:4318", with: collector.url)
+            .replacingOccurrences(of: "https://otlp.example.com", with: backend.url)
+        #expect(script != block && script.contains(backend.url))
+
+        // When it runs in a shell, fetch-history on its PATH
+        var environment = sandbox.environment()
+        environment["PATH"] = FetchHistoryProcess.binary.deletingLastPathComponent().path + ":/usr/bin:/bin"
+        let result = try await sandbox.run(["-e", "-c", script], environment: environment, executable: URL(fileURLWithPath: "/bin/bash"))
+        await collector.stop()
+        await backend.stop()
+
+        // Then it wrote the file, and each collector got every fetch once, the second with the API key
+        #expect(result.status == 0, "\(result)")
+        let ids = records.map { OTLPExportTests.spanID($0.id) }
+        #expect(try await OTLPExportTests.read(sandbox.path("traces.jsonl"), in: sandbox).map(\.spanId) == ids)
+        #expect(try OTLPReceiver.spans(in: sandbox.path("collector.jsonl")).map(\.spanId) == ids)
+        let sent = try OTLPReceiver.spans(in: sandbox.path("backend.jsonl"))
+        #expect(sent.map(\.spanId) == ids && sent.allSatisfy { $0.headers == ["x-api-key": "KEY"] }, "\(sent)")
+    }
+
     @Test(arguments: [400, 401, 413, 500, 503])
     func aCollectorThatRefusesGetsOneSentenceAndExit1AndNothingIsMarkedSent(status: Int) async throws {
         // Given a history of 5 fetches, and a collector that answers every request with `status`
