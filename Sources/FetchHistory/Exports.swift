@@ -7,4 +7,5 @@
 @_exported import FetchHistoryReport
 // The store's statements, for the benchmarks' raw C and GRDB runs.
 @_spi(Benchmarks) @_exported import FetchHistoryStore
-@_exported import FetchHistoryViewState
+// A fetch's span, for the benchmark of its cost without a tracer.
+@_spi(Benchmarks) @_exported import FetchHistoryViewState

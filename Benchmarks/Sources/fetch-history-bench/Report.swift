@@ -44,7 +44,7 @@ struct Comparison {
     var repetitions: Int
 
     enum Unit {
-        case milliseconds, seconds, microsecondsPerFetch
+        case milliseconds, seconds, microsecondsPerFetch, nanosecondsPerFetch
         /// The values are already MiB, not seconds.
         case mebibytes
         /// The values are counts of instructions (callgrind's `Ir`).
@@ -55,6 +55,7 @@ struct Comparison {
             case .milliseconds: String(format: "%.1f ms", value * 1e3)
             case .seconds: String(format: "%.3f s", value)
             case .microsecondsPerFetch: String(format: "%.1f µs/fetch", value * 1e6)
+            case .nanosecondsPerFetch: String(format: "%.0f ns/fetch", value * 1e9)
             case .mebibytes: String(format: "%.1f MiB", value)
             case .instructions: String(format: "%.3f G instr.", value / 1e9)
             }

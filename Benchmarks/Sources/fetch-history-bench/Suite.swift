@@ -391,6 +391,15 @@ struct Suite {
                 }
             }
             Self.removeDatabase(target)
+            if place == "disk" {
+                let spans = (0..<runs).map { _ in FetchSpanCost.seconds(perFetchOf: fetches.count * 10) }
+                report.comparisons.append(Comparison(
+                    name: "a fetch's span with no tracer bootstrapped (made at the tap, ended)", subject: "fetch-history",
+                    subjectMedian: Samples(values: spans).median, baseline: "recording the fetch (disk)",
+                    baselineMedian: samples[.store]!.median, unit: .nanosecondsPerFetch,
+                    target: .timeRatioAtMost(0.01, stated: "≤ 1% of recording"), repetitions: runs
+                ))
+            }
             report.comparisons.append(Comparison(
                 name: "record a fetch, \(place) (start + end: 2 transactions)", subject: "fetch-history",
                 subjectMedian: samples[.store]!.median, baseline: "raw C loop", baselineMedian: samples[.raw]!.median,

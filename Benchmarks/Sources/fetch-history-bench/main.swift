@@ -11,6 +11,7 @@ let usage = """
            fetch-history-bench binaries --cli PATH [--readme FILE] [--front-page FILE] [--repetition-scale X]
            fetch-history-bench generate --count N --output FILE
            fetch-history-bench record --engine store|raw|grdb --count N --db FILE
+           fetch-history-bench span --count N --db FILE
            fetch-history-bench import --engine store|raw|grdb --count N --db FILE
 
       run        the whole suite at N fetches (default 1,000,000); prints a Markdown report
@@ -28,6 +29,7 @@ let usage = """
       --previous-cli  an earlier fetch-history build whose imports (and reports) run in the same rounds
       generate   writes N generated fetches as export records (JSONL)
       record     records N fetches with one engine into a new database (for profiling)
+      span       a fetch's span with no tracer (N × 10 spans) beside recording N fetches (store), per fetch
       import     imports N generated fetches with one engine into a new database (for profiling)
     """
 
@@ -174,6 +176,14 @@ do {
         try freshDatabase(path)
         let seconds = try engine.record(fetches, into: path)
         print(String(format: "%@: %.2f µs per fetch", engine.rawValue, seconds / Double(fetches.count) * 1e6))
+
+    case "span":
+        let path = try required(given, "db")
+        let fetches = RecordedFetch.generated(count: try integer(given, "count"))
+        try freshDatabase(path)
+        let recording = try RecordingEngine.store.record(fetches, into: path) / Double(fetches.count)
+        let span = FetchSpanCost.seconds(perFetchOf: fetches.count * 10)
+        print(String(format: "no-op span: %.0f ns per fetch; recording: %.1f µs per fetch; %.3f%%", span * 1e9, recording * 1e6, span / recording * 100))
 
     case "import":
         guard let engine = ImportEngine(rawValue: try required(given, "engine")) else { throw BenchmarkError(usage) }

@@ -15,15 +15,16 @@ import Tracing
 /// test clock a span lasts as long as the fetch did in virtual time.
 ///
 /// Without a tracer the span is the no-op tracer's, and no attribute is
-/// made (`isRecording` is false).
-struct FetchSpan: Sendable {
+/// made (`isRecording` is false): what that costs a fetch, against
+/// recording it, is measured in `Benchmarks/` (through this SPI).
+@_spi(Benchmarks) public struct FetchSpan: Sendable {
     private let span: any Span
     private let tappedAt: DefaultTracerClock.Instant
     /// The tap on the recording's clock: the origin of the end's offset.
     private let tapOffset: Duration
     private let timeout: Duration?
 
-    init(fetch id: UUID, tappedAt tapOffset: Duration, timeout: Duration?, labels: RecordingLabels) {
+    @_spi(Benchmarks) public init(fetch id: UUID, tappedAt tapOffset: Duration, timeout: Duration?, labels: RecordingLabels) {
         let now = DefaultTracerClock.now
         self.tappedAt = now
         self.tapOffset = tapOffset
@@ -56,7 +57,7 @@ struct FetchSpan: Sendable {
     }
 
     /// Ends the span at `offset`, on the recording's clock, as the fetch ended.
-    func end(at offset: Duration, _ outcome: FetchOutcome, cause: FetchEnd.Cause, response: SourceResponse?) {
+    @_spi(Benchmarks) public func end(at offset: Duration, _ outcome: FetchOutcome, cause: FetchEnd.Cause, response: SourceResponse?) {
         let end = DefaultTracerClock.Instant(
             nanosecondsSinceEpoch: tappedAt.nanosecondsSinceEpoch &+ UInt64(max(.zero, offset - tapOffset).wholeNanoseconds)
         )
