@@ -152,11 +152,16 @@ package struct OTLPWriter: FetchStreamWriter {
         json.beginArray()
         events(of: fetch, json: &json)
         json.endArray()
-        if let (code, message) = status(of: fetch) {
+        if let status = fetch.outcome.flatMap({ SpanTerms.status(of: $0, timeoutMilliseconds: fetch.script?.timeoutMilliseconds) }) {
             json.key("status")
             json.beginObject()
-            json.key("code"); json.integer(code.rawValue)
-            if let message { json.key("message"); json.string(message) }
+            switch status {
+            case .ok:
+                json.key("code"); json.integer(StatusCode.ok.rawValue)
+            case .error(let message):
+                json.key("code"); json.integer(StatusCode.error.rawValue)
+                json.key("message"); json.string(message)
+            }
             json.endObject()
         }
         json.endObject()
@@ -178,8 +183,8 @@ package struct OTLPWriter: FetchStreamWriter {
             attribute("http.response.status_code", integer: Int64(response.status), json: &json)
             attribute("http.response.body.size", integer: Int64(response.bytes), json: &json)
         }
-        if fetch.status != .cancelled, let problem = Problem(of: fetch) {
-            attribute("error.type", string: problem.key, json: &json)
+        if let type = SpanTerms.errorType(of: fetch.status, error: fetch.errorMessage, httpStatus: fetch.response?.status) {
+            attribute("error.type", string: type, json: &json)
         }
     }
 
@@ -187,25 +192,8 @@ package struct OTLPWriter: FetchStreamWriter {
     /// answer: a cancel (or a newer fetch's tap), or the deadline.
     private static func events(of fetch: Fetch, json: inout JSONWriter) {
         event("tap", at: fetch.script?.tappedAt ?? fetch.startedAt, json: &json)
-        guard let end = fetch.script?.end else { return }
-        switch end.cause {
-        case .cancelTap: event("cancel", at: end.at, json: &json)
-        case .fetchTap: event("fetch", at: end.at, json: &json)
-        case .timeout: event("deadline", at: end.at, json: &json)
-        case .answer, .failure: break
-        }
-    }
-
-    /// Error for a fetch that failed, timed out or was interrupted, with
-    /// why; OK for one that succeeded; none (OTLP's unset) for a cancelled one.
-    private static func status(of fetch: Fetch) -> (StatusCode, String?)? {
-        switch fetch.outcome {
-        case .succeeded: (.ok, nil)
-        case .failed(let message): (.error, message)
-        case .timedOut: (.error, fetch.script?.timeoutMilliseconds.map { "timed out after \($0)ms" } ?? "timed out")
-        case .interrupted: (.error, "interrupted: its recorder stopped before it ended")
-        case .cancelled, nil: nil
-        }
+        guard let end = fetch.script?.end, let name = SpanTerms.endEvent(end.cause) else { return }
+        event(name, at: end.at, json: &json)
     }
 
     private static func event(_ name: String, at time: Timestamp, json: inout JSONWriter) {

@@ -68,25 +68,15 @@ import Tracing
                 span.attributes["http.response.status_code"] = Int64(response.status)
                 span.attributes["http.response.body.size"] = Int64(response.bytes)
             }
-            switch cause {
-            case .cancelTap: span.addEvent(SpanEvent(name: "cancel", at: end))
-            case .fetchTap: span.addEvent(SpanEvent(name: "fetch", at: end))
-            case .timeout: span.addEvent(SpanEvent(name: "deadline", at: end))
-            case .answer, .failure: break
+            if let event = SpanTerms.endEvent(cause) { span.addEvent(SpanEvent(name: event, at: end)) }
+            let error: String? = if case .failed(let message) = outcome { message } else { nil }
+            if let type = SpanTerms.errorType(of: outcome.status, error: error, httpStatus: response?.status) {
+                span.attributes["error.type"] = type
             }
-            switch outcome {
-            case .succeeded:
-                span.setStatus(SpanStatus(code: .ok))
-            case .failed(let message):
-                if let problem = Problem.key(outcome: .failed, error: message, httpStatus: response?.status) {
-                    span.attributes["error.type"] = problem
-                }
-                span.setStatus(SpanStatus(code: .error, message: message))
-            case .timedOut:
-                span.attributes["error.type"] = "timed out"
-                span.setStatus(SpanStatus(code: .error, message: timeout.map { "timed out after \($0.wholeMilliseconds)ms" } ?? "timed out"))
-            case .cancelled, .interrupted:
-                break
+            switch SpanTerms.status(of: outcome, timeoutMilliseconds: timeout.map { Int64($0.wholeMilliseconds) }) {
+            case .ok?: span.setStatus(SpanStatus(code: .ok))
+            case .error(let message)?: span.setStatus(SpanStatus(code: .error, message: message))
+            case nil: break
             }
         }
         span.end(at: end)
