@@ -27,7 +27,7 @@ struct PushCommand: HistoryCommand {
               FETCH_HISTORY_REMOTE=postgres:///team?host=/run/postgresql fetch-history push
               fetch-history push -d probe.sqlite --to "$TEAM" --format json
               fetch-history push --to http://collector.example:4318
-              OTEL_EXPORTER_OTLP_ENDPOINT=https://otlp.example OTEL_EXPORTER_OTLP_HEADERS=x-api-key=… fetch-history push
+              OTEL_EXPORTER_OTLP_ENDPOINT=https://otlp.example fetch-history push
             """
     )
 
