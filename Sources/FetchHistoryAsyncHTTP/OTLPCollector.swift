@@ -43,7 +43,8 @@ package struct OTLPCollector: PushDestination {
         request.body = .bytes(body)
         let (status, answer) = try await send(request)
         guard (200..<300).contains(status) else {
-            throw OTLPPushError.refused(collector: endpoint.shown, status: status, message: OTLPAnswer.message(in: answer))
+            let message = OTLPAnswer.message(in: answer, hiding: endpoint.headers.map(\.value))
+            throw OTLPPushError.refused(collector: endpoint.shown, status: status, message: message)
         }
         let spans = fetches.count { $0.status != .running }
         return spans - min(spans, OTLPAnswer.rejectedSpans(in: answer))
@@ -98,10 +99,15 @@ enum OTLPAnswer {
 
     /// A refusal's words: the `message` of a `google.rpc.Status` in JSON,
     /// else the answer's first line; at most 200 characters, nil when empty.
-    static func message(in answer: [UInt8]) -> String? {
+    /// A header's value the collector echoes (`invalid key s3cr3t…`) is
+    /// shown as `***`: what was sent as a secret is never printed (values
+    /// shorter than 6 characters, a `1` or `on`, are left, or every digit
+    /// of the message could go).
+    static func message(in answer: [UInt8], hiding secrets: [String]) -> String? {
         let status = try? JSONDecoder().decode(RPCStatus.self, from: Data(answer))
         let text = status?.message ?? String(decoding: answer, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
-        guard let text = text.map({ String($0.drop { $0 == " " }) }), !text.isEmpty else { return nil }
+        guard var text = text.map({ String($0.drop { $0 == " " }) }), !text.isEmpty else { return nil }
+        for secret in secrets where secret.count >= 6 { text = text.replacing(secret, with: "***") }
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 

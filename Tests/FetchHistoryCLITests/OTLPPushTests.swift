@@ -48,6 +48,9 @@ struct OTLPPushTests {
         #expect(received.map(\.spanId) == records.map { OTLPExportTests.spanID($0.id) }, "in the history's order")
         #expect(received.map(\.traceId) == records.map { OTLPExportTests.hex($0.session) })
         #expect(received.map(\.host) == records.map(\.host))
+        #expect(received.map(\.start) == records.map { UInt64($0.startedAt) * 1_000_000 }, "the history's times, to the millisecond")
+        #expect(received.map(\.end) == records.map { UInt64($0.endedAt ?? 0) * 1_000_000 })
+        #expect(received.allSatisfy { $0.status == 1 }, "succeeded: OK")
     }
 
     @Test func eachCollectorIsPushedToFromTheStartAndAFetchEndedSinceGoesNext() async throws {
@@ -140,12 +143,18 @@ struct OTLPPushTests {
             "OTEL_EXPORTER_OTLP_HEADERS": " x-api-key = \(secret)%2C+1 , x-team=probes",
         ]
 
-        // When push is run with no --to, then with a header written wrong
+        // When push is run with no --to, then with a header written wrong, then to a collector that refuses
+        // and echoes the key it was given
         let pushed = try await sandbox.run(["push"], environment: sandbox.environment(.sandbox, variables))
         var wrong = variables
         wrong["OTEL_EXPORTER_OTLP_HEADERS"] = "x-api-key=\(secret),\(secret)"
         let refused = try await sandbox.run(["push"], environment: sandbox.environment(.sandbox, wrong))
+        let echoing = try await OTLPReceiver.start(in: sandbox, spans: sandbox.path("none.jsonl"), status: 401)
+        var toEchoing = variables
+        toEchoing["OTEL_EXPORTER_OTLP_ENDPOINT"] = echoing.url
+        let unauthorized = try await sandbox.run(["push"], environment: sandbox.environment(.sandbox, toEchoing))
         await receiver.stop()
+        await echoing.stop()
 
         // Then the spans went to /v1/traces with the headers decoded, and the key was printed nowhere
         #expect(pushed.status == 0 && pushed.standardOutput == "pushed 3 fetches as spans to \(receiver.url)/v1/traces\n", "\(pushed)")
@@ -154,7 +163,10 @@ struct OTLPPushTests {
         #expect(received.allSatisfy { $0.headers == ["x-api-key": "\(secret),+1", "x-team": "probes"] }, "\(received)")
         #expect(refused.status == 64, "\(refused)")
         #expect(refused.standardError.hasPrefix("error: OTEL_EXPORTER_OTLP_HEADERS takes name=value pairs separated by commas; pair 2 is not one"))
-        #expect(!(pushed.standardOutput + pushed.standardError + refused.standardOutput + refused.standardError).contains(secret))
+        #expect(unauthorized.status == 1, "\(unauthorized)")
+        #expect(unauthorized.standardError.hasSuffix("refused the spans with HTTP 401: the collector is busy (key ***)\n"), "\(unauthorized)")
+        let printed = [pushed, refused, unauthorized].map { $0.standardOutput + $0.standardError }.joined()
+        #expect(!printed.contains(secret))
     }
 
     @Test func spansTheCollectorRejectsAreSaidAndNotSentAgain() async throws {
@@ -213,6 +225,9 @@ struct OTLPReceiver {
         var spanId: String
         var traceId: String
         var host: String
+        var start: UInt64
+        var end: UInt64
+        var status: Int
         var headers: [String: String]
     }
 
@@ -246,10 +261,12 @@ struct OTLPReceiver {
                 if self.path != '/v1/traces' or self.headers['Content-Type'] != 'application/json':
                     self.answer(404, {'code': 5, 'message': 'no traces at ' + self.path})
                     return
-                if status != 200:
-                    self.answer(status, {'code': 14, 'message': 'the collector is busy'})
-                    return
                 headers = {key.lower(): value for key, value in self.headers.items() if key.lower().startswith('x-')}
+                if status != 200:
+                    # A backend that echoes the key it was given, as some do
+                    echoed = ' (key ' + headers['x-api-key'] + ')' if 'x-api-key' in headers else ''
+                    self.answer(status, {'code': 14, 'message': 'the collector is busy' + echoed})
+                    return
                 document = json.loads(body)
                 for resource in document['resourceSpans']:
                     for scope in resource['scopeSpans']:
@@ -265,7 +282,8 @@ struct OTLPReceiver {
                             for span in scope.spans:
                                 spans.write(json.dumps({
                                     'spanId': span.span_id.hex(), 'traceId': span.trace_id.hex(),
-                                    'host': names['host.name'], 'headers': headers,
+                                    'host': names['host.name'], 'start': span.start_time_unix_nano,
+                                    'end': span.end_time_unix_nano, 'status': span.status.code, 'headers': headers,
                                 }) + '\\n')
                 self.answer(200, {'partialSuccess': {'rejectedSpans': str(reject), 'errorMessage': 'too old'}} if reject else {})
                 answered += 1
