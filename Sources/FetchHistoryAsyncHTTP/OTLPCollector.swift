@@ -35,7 +35,7 @@ package struct OTLPCollector: PushDestination {
     package var pushBatchSize: Int { 1_000 }
 
     package nonisolated(nonsending) func add(_ fetches: [Fetch], sessions: [Session]) async throws -> Int {
-        guard let body = OTLPWriter.request(of: fetches, scopeVersion: scopeVersion) else { return 0 }
+        guard let (body, spans) = OTLPWriter.request(of: fetches, scopeVersion: scopeVersion) else { return 0 }
         var request = HTTPClientRequest(url: endpoint.tracesURL)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -46,7 +46,6 @@ package struct OTLPCollector: PushDestination {
             let message = OTLPAnswer.message(in: answer, hiding: endpoint.headers.map(\.value))
             throw OTLPPushError.refused(collector: endpoint.shown, status: status, message: message)
         }
-        let spans = fetches.count { $0.status != .running }
         return spans - min(spans, OTLPAnswer.rejectedSpans(in: answer))
     }
 

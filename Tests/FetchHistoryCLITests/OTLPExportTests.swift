@@ -37,21 +37,32 @@ struct OTLPExportTests {
 
     static let python = DocsPage.root.appending(path: ".build/otlp-venv/bin/python")
 
-    static let reader = """
-        import base64, json, sys
+    /// Python: `parse_request`, one OTLP/JSON request (a decoded JSON
+    /// object) parsed strictly into an `ExportTraceServiceRequest`, its hex
+    /// ids turned into base64 first, as an OTLP/JSON receiver does. The
+    /// reader here and `OTLPReceiver` both use it.
+    static let parseRequest = """
+        import base64, json
         from google.protobuf import json_format
         from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+        def parse_request(document):
+            for resource in document['resourceSpans']:
+                for scope in resource['scopeSpans']:
+                    for span in scope['spans']:
+                        for key in ('traceId', 'spanId', 'parentSpanId'):
+                            if key in span:
+                                span[key] = base64.b64encode(bytes.fromhex(span[key])).decode()
+            return json_format.Parse(json.dumps(document), ExportTraceServiceRequest())
+
+        """
+
+    static let reader = parseRequest + """
+        import sys
         spans = []
         with open(sys.argv[1], encoding='utf-8') as file:
             for number, line in enumerate(file, 1):
-                document = json.loads(line)
-                for resource in document['resourceSpans']:
-                    for scope in resource['scopeSpans']:
-                        for span in scope['spans']:
-                            for key in ('traceId', 'spanId', 'parentSpanId'):
-                                if key in span:
-                                    span[key] = base64.b64encode(bytes.fromhex(span[key])).decode()
-                request = json_format.Parse(json.dumps(document), ExportTraceServiceRequest())
+                request = parse_request(json.loads(line))
                 for index, resource in enumerate(request.resource_spans):
                     names = {a.key: a.value.string_value for a in resource.resource.attributes}
                     for scope in resource.scope_spans:

@@ -231,11 +231,9 @@ struct OTLPReceiver {
         var headers: [String: String]
     }
 
-    static let script = """
-        import base64, json, os, sys
+    static let script = OTLPExportTests.parseRequest + """
+        import os, sys
         from http.server import BaseHTTPRequestHandler, HTTPServer
-        from google.protobuf import json_format
-        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
         port, spans_path, status, stop_after, reject = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
         answered = 0
@@ -267,14 +265,7 @@ struct OTLPReceiver {
                     echoed = ' (key ' + headers['x-api-key'] + ')' if 'x-api-key' in headers else ''
                     self.answer(status, {'code': 14, 'message': 'the collector is busy' + echoed})
                     return
-                document = json.loads(body)
-                for resource in document['resourceSpans']:
-                    for scope in resource['scopeSpans']:
-                        for span in scope['spans']:
-                            for key in ('traceId', 'spanId', 'parentSpanId'):
-                                if key in span:
-                                    span[key] = base64.b64encode(bytes.fromhex(span[key])).decode()
-                request = json_format.Parse(json.dumps(document), ExportTraceServiceRequest())
+                request = parse_request(json.loads(body))
                 with open(spans_path, 'a', encoding='utf-8') as spans:
                     for resource in request.resource_spans:
                         names = {a.key: a.value.string_value for a in resource.resource.attributes}

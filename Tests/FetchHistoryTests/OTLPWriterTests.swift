@@ -52,7 +52,8 @@ struct OTLPWriterTests {
 
     @Test func aRequestIsOneLineOfEveryEndedFetchWithoutItsNewline() throws {
         let fetches = [Self.fetch(1, host: "a"), Self.fetch(2, host: "b", outcome: nil), Self.fetch(3, host: "b")]
-        let body = try #require(OTLPWriter.request(of: fetches, scopeVersion: "test"))
+        let (body, spans) = try #require(OTLPWriter.request(of: fetches, scopeVersion: "test"))
+        #expect(spans == 2)
         #expect(body.last == UInt8(ascii: "}"))
         #expect(try Self.lines(body) == [[
             Resource(host: "a", spans: [OTLPWriter.spanID(fetch: fetches[0].id)]),

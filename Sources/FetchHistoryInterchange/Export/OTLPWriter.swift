@@ -68,16 +68,16 @@ package struct OTLPWriter: FetchStreamWriter {
         if line != nil { endLine(into: &buffer) }
     }
 
-    /// One request of `fetches` (up to `spansPerLine` of them that have
-    /// ended), without a newline; nil when none has ended.
-    package static func request(of fetches: some Sequence<Fetch>, scopeVersion: String) -> [UInt8]? {
+    /// One request of every fetch in `fetches` that has ended, without a
+    /// newline, and how many spans it holds; nil when none has ended.
+    package static func request(of fetches: some Sequence<Fetch>, scopeVersion: String) -> (body: [UInt8], spans: Int)? {
         var writer = OTLPWriter(scopeVersion: scopeVersion, spansPerLine: .max)
         var body: [UInt8] = []
         for fetch in fetches { writer.write(fetch, into: &body) }
         writer.end(into: &body)
-        guard body.last == UInt8(ascii: "\n") else { return nil }
+        guard writer.written > 0 else { return nil }
         body.removeLast()
-        return body
+        return (body, writer.written)
     }
 
     private mutating func beginResource(host: String, into buffer: inout [UInt8]) {
