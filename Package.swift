@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "FetchHistoryTesting", targets: ["FetchHistoryTesting"]),
         .executable(name: "fetch-history", targets: ["fetch-history"]),
         .executable(name: "fetch-history-http", targets: ["fetch-history-http"]),
+        .executable(name: "fetch-history-postgres", targets: ["fetch-history-postgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -146,7 +147,8 @@ let package = Package(
         ),
         // Every command, without libcurl, so that it starts in a few
         // milliseconds (built with --static-swift-stdlib, see docs/install.md); a
-        // command that fetches over HTTP re-runs in fetch-history-http.
+        // command that fetches over HTTP re-runs in fetch-history-http, one on
+        // a postgres:// URL in fetch-history-postgres.
         .executableTarget(
             name: "fetch-history",
             dependencies: ["FetchHistoryCLI"],
@@ -165,11 +167,19 @@ let package = Package(
             ],
             swiftSettings: essentialsOnly
         ),
-        // The same commands with the network linked in: the HTTP source and
-        // PostgreSQL.
+        // The same commands with HTTP linked in: the HTTP source and pushes to
+        // OpenTelemetry collectors. Without PostgreSQL's driver, which brings
+        // all of Foundation (ICU, and some 3,000 protocol conformances that
+        // every HTTP fetch's start-up would search): half the size.
         .executableTarget(
             name: "fetch-history-http",
-            dependencies: ["FetchHistoryCLI", "FetchHistoryAsyncHTTP", "FetchHistoryPostgres"],
+            dependencies: ["FetchHistoryCLI", "FetchHistoryAsyncHTTP"],
+            linkerSettings: keepsItsSymbolsToItself
+        ),
+        // The same commands with PostgreSQL's driver linked in: team histories.
+        .executableTarget(
+            name: "fetch-history-postgres",
+            dependencies: ["FetchHistoryCLI", "FetchHistoryPostgres"],
             linkerSettings: keepsItsSymbolsToItself
         ),
         // Servers on 127.0.0.1 for the tests (HTTP, plain text where TLS is
@@ -208,6 +218,7 @@ let package = Package(
             dependencies: [
                 "fetch-history",
                 "fetch-history-http",
+                "fetch-history-postgres",
                 "FetchHistory",
                 "FetchHistoryCLI",
                 "FetchHistoryTesting",

@@ -19,7 +19,7 @@
 #   Benchmarks/run.sh 100000 curve       # the scale curve from 10,000 up to this size; prints only
 #   Benchmarks/run.sh 0 http             # only the HTTP source (a minute or two; the size is unused);
 #                                        # writes its report and the summary
-#   Benchmarks/run.sh 0 binaries         # both programs' sizes and start-up; writes its report into
+#   Benchmarks/run.sh 0 binaries         # the programs' sizes and start-up; writes its report into
 #                                        # Benchmarks/README.md and the front page (a minute)
 #
 # Environment: WORK (where histories and databases go; default
@@ -54,8 +54,10 @@ echo "building (release)" >&2
 build=(swift build -c release --static-swift-stdlib --package-path "$here")
 "${build[@]}" --product fetch-history-bench >&2
 "${build[@]}" --product fetch-history >&2
-# Its companion too: an HTTP source or a postgres:// URL hands over to it.
+# Its companions too: an HTTP source hands over to the first, a postgres:// URL
+# to the second.
 "${build[@]}" --product fetch-history-http >&2
+"${build[@]}" --product fetch-history-postgres >&2
 bin="$("${build[@]}" --show-bin-path)"
 export FETCH_HISTORY_REVISION="$(git -C "$root" describe --always --dirty 2>/dev/null || echo '(not a git checkout)')"
 

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Installs fetch-history for one user: both programs, a man page per command
+# Installs fetch-history for one user: its three programs, a man page per command
 # and the completion script of a shell, under a prefix. docs/install.md, "Install".
 #
 #   Scripts/install.sh [--prefix DIR] [--shell bash|zsh|fish|all|none] [--bin DIR]
 #
 #   --prefix DIR  where to install (default: ~/.local):
-#                   DIR/bin/fetch-history, DIR/bin/fetch-history-http
+#                   DIR/bin/fetch-history, fetch-history-http, fetch-history-postgres
 #                   DIR/share/man/man1/fetch-history.1, fetch-history-list.1, …
 #                   DIR/share/bash-completion/completions/fetch-history
 #                   DIR/share/zsh/site-functions/_fetch-history
@@ -58,19 +58,19 @@ if [ -z "$bin" ]; then
     (cd "$package" && swift build -c release --static-swift-stdlib)
     bin=$(cd "$package" && swift build -c release --static-swift-stdlib --show-bin-path)
 fi
-for program in fetch-history fetch-history-http; do
+for program in fetch-history fetch-history-http fetch-history-postgres; do
     [ -x "$bin/$program" ] || { echo "install: $bin/$program is missing; build it first" >&2; exit 1; }
 done
 
-# The programs, side by side: fetch-history hands HTTP and PostgreSQL over
-# to the fetch-history-http next to it.
+# The programs, side by side: fetch-history hands HTTP over to the
+# fetch-history-http next to it, PostgreSQL to fetch-history-postgres.
 mkdir -p "$prefix/bin"
-for program in fetch-history fetch-history-http; do
+for program in fetch-history fetch-history-http fetch-history-postgres; do
     cp "$bin/$program" "$prefix/bin/.$program.new"
     chmod 755 "$prefix/bin/.$program.new"
     mv -f "$prefix/bin/.$program.new" "$prefix/bin/$program"
 done
-echo "installed $prefix/bin/fetch-history and fetch-history-http"
+echo "installed $prefix/bin/fetch-history, fetch-history-http and fetch-history-postgres"
 
 # A page per command, written from the commands' own description of
 # themselves; the Swift toolchain runs the script, with its module cache in

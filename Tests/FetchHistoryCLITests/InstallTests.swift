@@ -42,8 +42,8 @@ struct InstallTests {
         let installed = try await Self.install(["--prefix", prefix, "--shell", "all"], in: sandbox)
         #expect(installed.status == 0, "\(installed)")
 
-        // Then both programs are there and run
-        for program in ["fetch-history", "fetch-history-http"] {
+        // Then the three programs are there and run
+        for program in ["fetch-history", "fetch-history-http", "fetch-history-postgres"] {
             #expect(FileManager.default.isExecutableFile(atPath: "\(prefix)/bin/\(program)"), "\(program)")
         }
         let version = try await sandbox.run(["--version"], executable: URL(fileURLWithPath: prefix + "/bin/fetch-history"))
@@ -65,7 +65,7 @@ struct InstallTests {
         let commands = try await Self.commandNames(in: sandbox)
         #expect(pages == (["fetch-history.1"] + commands.map { "fetch-history-\($0).1" }).sorted(), "\(pages)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: prefix).sorted() == ["bin", "share"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: prefix + "/bin").sorted() == ["fetch-history", "fetch-history-http"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: prefix + "/bin").sorted() == ["fetch-history", "fetch-history-http", "fetch-history-postgres"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.home.path).isEmpty, "the install wrote into the home")
     }
 

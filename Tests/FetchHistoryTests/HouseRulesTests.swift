@@ -43,7 +43,7 @@ struct HouseRulesTests {
 
     /// The modules no product offers: the commands, the PostgreSQL backend,
     /// the build tool. What they share with the package is `package`.
-    static let unoffered = ["FetchHistoryCLI/", "FetchHistoryPostgres/", "FetchHistoryAsyncHTTP/", "EmbedMigrationsTool/", "fetch-history/", "fetch-history-http/"]
+    static let unoffered = ["FetchHistoryCLI/", "FetchHistoryPostgres/", "FetchHistoryAsyncHTTP/", "EmbedMigrationsTool/", "fetch-history/", "fetch-history-http/", "fetch-history-postgres/"]
 
     @Test func modulesThatAreNoProductDeclareNothingPublic() throws {
         // Given the files of the modules no product offers

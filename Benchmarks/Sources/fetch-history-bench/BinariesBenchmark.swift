@@ -1,12 +1,12 @@
 import Foundation
 
-/// The two programs the build makes, side by side: how big each is, how
+/// The three programs the build makes, side by side: how big each is, how
 /// long `--version` takes (a process started and ended, nothing else),
 /// against `sqlite3 --version`, and what each loads when it starts.
 ///
-/// `fetch-history` leaves the network out so it starts fast; its companion
-/// `fetch-history-http` links SwiftNIO and PostgreSQL's driver but, since the
-/// HTTP core, not URLSession: neither may load libcurl.
+/// `fetch-history` leaves the network out so it starts fast; its companions
+/// link SwiftNIO, `fetch-history-http` with AsyncHTTPClient (not URLSession:
+/// none may load libcurl), `fetch-history-postgres` with PostgreSQL's driver.
 struct BinariesBenchmark {
     var suite: Suite
     /// One line of the front page's table per program.
@@ -16,7 +16,7 @@ struct BinariesBenchmark {
 
     mutating func run() throws {
         let folder = URL(fileURLWithPath: suite.cli).deletingLastPathComponent().path
-        for name in ["fetch-history", "fetch-history-http"] {
+        for name in ["fetch-history", "fetch-history-http", "fetch-history-postgres"] {
             let path = "\(folder)/\(name)"
             log("binaries: \(name)")
             let version = try suite.alternate(

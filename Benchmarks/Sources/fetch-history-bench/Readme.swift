@@ -76,14 +76,14 @@ enum Readme {
     }
 
     /// The front page's summary of the reports (their Markdown, as
-    /// `Report.markdown()` wrote them, by section): the machine, then for
-    /// each build measured, the line naming it and a table of its
-    /// `summaryRows`, each line as its report has it. Fails naming a row a
-    /// report does not have, so that a renamed benchmark is noticed rather
-    /// than dropped.
+    /// `Report.markdown()` wrote them, by section): the machine, then one
+    /// table of their `summaryRows`, each line as its report has it with
+    /// the revision its report measured in a column of its own (one table
+    /// however many builds were measured: the front page stays short).
+    /// Fails naming a row a report does not have, so that a renamed
+    /// benchmark is noticed rather than dropped.
     static func summary(of reports: [String: String]) throws -> String {
-        var builds: [(line: String, rows: [String])] = []
-        var machine: String?, legend: String?, header: [String] = []
+        var machine: String?, built: String?, legend: String?, header: [String] = [], rows: [String] = []
         for section in summarySections {
             guard let report = reports[section] else { throw BenchmarkError("there is no \(section) report") }
             let lines = report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -95,23 +95,23 @@ enum Readme {
             legend = try legend ?? line({ $0.hasPrefix("Medians of N runs") }, "legend")
             guard let top = lines.firstIndex(where: { $0.hasPrefix("| Benchmark |") }), top + 1 < lines.count
             else { throw BenchmarkError("the \(section) report has no table") }
-            if header.isEmpty { header = [lines[top], lines[top + 1]] }
-            let build = try line({ $0.hasPrefix("- fetch-history ") }, "line naming the build")
-            let rows = try summaryRows.filter { $0.section == section }.map { row in
-                try line({ $0.hasPrefix("| \(row.benchmark) | ") && $0.contains(" | \(row.baseline) | ") },
-                         "row for \(row.benchmark) against \(row.baseline)")
-            }
-            if let index = builds.firstIndex(where: { $0.line == build }) {
-                builds[index].rows += rows
-            } else {
-                builds.append((build, rows))
+            if header.isEmpty { header = [withBuild(lines[top], " Build "), withBuild(lines[top + 1], "---")] }
+            // "- fetch-history 4286254, built with `swift build …`"
+            let build = try line({ $0.hasPrefix("- fetch-history ") }, "line naming the build").dropFirst("- fetch-history ".count)
+            guard let comma = build.firstIndex(of: ",") else { throw BenchmarkError("the \(section) report's build line has no comma") }
+            built = built ?? "- Build: the revision each row measured" + build[comma...]
+            for row in summaryRows where row.section == section {
+                let found = try line({ $0.hasPrefix("| \(row.benchmark) | ") && $0.contains(" | \(row.baseline) | ") },
+                                     "row for \(row.benchmark) against \(row.baseline)")
+                rows.append(withBuild(found, " \(build[..<comma]) "))
             }
         }
-        var summary = [machine!]
-        for (index, build) in builds.enumerated() {
-            summary += index == 0 ? [build.line, "", legend!, ""] : ["", build.line, ""]
-            summary += header + build.rows
-        }
-        return summary.joined(separator: "\n") + "\n"
+        return ([machine!, built!, "", legend!, ""] + header + rows).joined(separator: "\n") + "\n"
+    }
+
+    /// A table `row` with `cell` put second, after the benchmark's name.
+    private static func withBuild(_ row: String, _ cell: String) -> String {
+        let cells = row.split(separator: "|", omittingEmptySubsequences: false)
+        return (cells.prefix(2) + [Substring(cell)] + cells.dropFirst(2)).joined(separator: "|")
     }
 }

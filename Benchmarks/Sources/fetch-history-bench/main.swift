@@ -20,7 +20,7 @@ let usage = """
       answers    only stats, stats --by problem and report, and report against --previous-cli's
       curve      every command at each size (default 10k, 100k, 1M, 10M) beside sqlite3; draws the SVG (--svg)
       http       only the HTTP source: 100 fetches against curl and SQLite recording them, CPU while waiting
-      binaries   both programs' sizes, start-up (`--version`) against sqlite3's, and the libraries they load;
+      binaries   the three programs' sizes, start-up (`--version`) against sqlite3's, and the libraries they load;
                  with --front-page, a table of both into the front page too
       --readme   the Markdown file to write the report into, between its markers for this subcommand
       summary    copies the front page's rows of the run's, the imports', the answers' and the HTTP reports (--from)
@@ -162,7 +162,7 @@ do {
         var binaries = BinariesBenchmark(suite: try processSuite(given))
         try binaries.run()
         var report = binaries.suite.report
-        report.title = "The two programs: size, start-up and what they load"
+        report.title = "The three programs: size, start-up and what they load"
         try publish(report, section: command, readme: given["readme"])
         if let frontPage = given["front-page"] { try Readme.write(binaries.frontPage(), section: command, into: frontPage) }
 

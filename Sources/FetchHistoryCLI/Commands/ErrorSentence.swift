@@ -84,7 +84,7 @@ enum ErrorSentence {
     ) -> String {
         let missing = "\(purpose.phrase) needs \(name) beside this program, at \(path), and it is not there"
         guard folder.contains("/.build/") else {
-            return missing + " (`swift build -c release` builds both; install them together)"
+            return missing + " (`swift build -c release` builds all three programs; install them together)"
         }
         let command = (["swift", "run", name] + arguments.map(DatabaseArgument.shown)).map(ShellWord.quoted).joined(separator: " ")
         return missing + "; `swift run` built only this program, so run `\(command)` (or `swift build` first)"

@@ -44,7 +44,7 @@ package struct FetchHistoryCommand: AsyncParsableCommand {
     @TaskLocal static var http = HTTPClientProvider.companion(executable: "fetch-history-http")
 
     /// Where every command gets a team history on a server from.
-    @TaskLocal static var teams = TeamHistoryProvider.companion(executable: "fetch-history-http")
+    @TaskLocal static var teams = TeamHistoryProvider.companion(executable: "fetch-history-postgres")
 
     /// Where `push` gets a collector of OpenTelemetry spans from.
     @TaskLocal static var collectors = SpanCollectorProvider.companion(executable: "fetch-history-http")
@@ -70,7 +70,7 @@ package struct FetchHistoryCommand: AsyncParsableCommand {
     /// thread, inline: on a local file they exit without ever starting
     /// Swift concurrency's threads; `fetch` and `replay` start them.
     @MainActor package static func main(
-        http: HTTPClientProvider, teams: TeamHistoryProvider = .companion(executable: "fetch-history-http"),
+        http: HTTPClientProvider, teams: TeamHistoryProvider = .companion(executable: "fetch-history-postgres"),
         collectors: SpanCollectorProvider = .companion(executable: "fetch-history-http")
     ) -> Never {
         ThisProcess.ignoreBrokenPipes()

@@ -29,8 +29,10 @@ package enum HTTPClientProvider: Sendable {
 }
 
 /// Where the commands get a team's history on a server from: PostgreSQL's
-/// driver brings SwiftNIO and Foundation, so, as for HTTP, `fetch-history`
-/// leaves it out and a command on a `postgres://` URL re-runs in the companion.
+/// driver brings SwiftNIO and all of Foundation, so `fetch-history` leaves
+/// it out and a command on a `postgres://` URL re-runs in a companion of its
+/// own, `fetch-history-postgres` (not `fetch-history-http`: an HTTP fetch
+/// would start twice as slowly with the driver's Foundation in its binary).
 package enum TeamHistoryProvider: Sendable {
     /// The driver is linked into this binary: connects to `url`.
     case linked(@Sendable (_ url: String) async throws -> any TeamHistory & ChangeAnnouncer)
@@ -67,7 +69,7 @@ package enum SpanCollectorProvider: Sendable {
     }
 }
 
-/// The program beside this one that has the network linked in.
+/// A program beside this one with part of the network linked in.
 enum Companion {
     /// What the companion is needed for, as its errors say it.
     enum Purpose: Sendable {
