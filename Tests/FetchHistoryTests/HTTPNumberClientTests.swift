@@ -170,6 +170,20 @@ import FoundationNetworking
         #expect(error?.errorDescription == "response is larger than 1024 bytes")
     }
 
+    /// AsyncHTTPClient's only: URLProtocolStub answers whole bodies.
+    @Test func anEndlessBodyIsLetGoOfAtTheCap() async throws {
+        // Given a server whose answer's body never ends
+        let server = try LocalHTTPServer { _ in .endless }
+        defer { server.stop() }
+        let client = AsyncHTTPNumberClient(url: URL(string: server.url("/n"))!, maximumBytes: 1024)
+
+        // When a client capped at 1024 bytes fetches from it
+        let error = await #expect(throws: HTTPFetchError.self) { try await withTimeout { try await client.fetchAnswer() } }
+
+        // Then it stops reading at the cap, and fails saying so, instead of reading on
+        #expect(error?.errorDescription == "response is larger than 1024 bytes")
+    }
+
     @Test(arguments: HTTPClientUnderTest.allCases)
     func aBodyExactlyAtTheCapIsRead(_ client: HTTPClientUnderTest) async throws {
         // Given a body of exactly 1024 bytes: a number and the white space after it

@@ -12,6 +12,9 @@ package final class LocalHTTPServer: @unchecked Sendable {
         case answer(status: Int, contentType: String? = "text/plain", body: Data)
         /// Never answer; hold the connection until the client closes it or the server stops.
         case hang
+        /// A 200 whose body never ends: bytes until the client closes the
+        /// connection or the server stops.
+        case endless
     }
 
     package var port: UInt16 { listener.port }
@@ -101,25 +104,36 @@ package final class LocalHTTPServer: @unchecked Sendable {
                     if read(connection, &buffer, buffer.count) <= 0 { return }
                 }
             }
+        case .endless:
+            let head = Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(1 << 40)\r\n\r\n".utf8)
+            let part = Data(repeating: UInt8(ascii: "1"), count: 16 * 1024)
+            guard Self.write(head, to: connection) else { return }
+            while !isStopped, Self.write(part, to: connection) {}
         case .answer(let status, let contentType, let body):
             let head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\n"
                 + (contentType.map { "Content-Type: \($0)\r\n" } ?? "")
                 + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
             var bytes = Data(head.utf8)
             bytes.append(body)
-            bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                    if written < 0, errno == EINTR { continue }
-                    if written <= 0 { return }
-                    offset += written
-                }
-            }
+            guard Self.write(bytes, to: connection) else { return }
             shutdown(connection, Int32(SHUT_WR))
             // Let the client read everything before the close.
             var pollDescriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
             if poll(&pollDescriptor, 1, 5_000) > 0 { _ = read(connection, &buffer, buffer.count) }
+        }
+    }
+
+    /// Sends all of `bytes`; false when the client has gone.
+    private static func write(_ bytes: Data, to connection: Int32) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { return false }
+                offset += written
+            }
+            return true
         }
     }
 
