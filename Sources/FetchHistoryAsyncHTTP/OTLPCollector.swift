@@ -38,8 +38,11 @@ package struct OTLPCollector: PushDestination {
         guard let (body, spans) = OTLPWriter.request(of: fetches, scopeVersion: scopeVersion) else { return 0 }
         var request = HTTPClientRequest(url: endpoint.tracesURL)
         request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
         for header in endpoint.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
+        // The body is OTLP/JSON whatever the variables' headers say: a
+        // Content-Type among them (protobuf, copied from another exporter's
+        // settings) would have the collector misread every request.
+        request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
         request.body = .bytes(body)
         let (status, answer) = try await send(request)
         guard (200..<300).contains(status) else {

@@ -140,7 +140,8 @@ struct OTLPPushTests {
         let secret = "s3cr3t-9F41"
         let variables = [
             "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url + "/",
-            "OTEL_EXPORTER_OTLP_HEADERS": " x-api-key = \(secret)%2C+1 , x-team=probes",
+            // A Content-Type among them, as another exporter's settings have it: the body is JSON all the same
+            "OTEL_EXPORTER_OTLP_HEADERS": " x-api-key = \(secret)%2C+1 , x-team=probes,Content-Type=application/x-protobuf",
         ]
 
         // When push is run with no --to, then with a header written wrong, then to a collector that refuses
