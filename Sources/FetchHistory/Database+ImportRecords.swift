@@ -18,7 +18,21 @@ extension Database {
     ///
     /// `read` is called after each record is added (a progress count).
     public func importFetches(from reader: FetchRecordReader, read: () -> Void = {}) throws -> ImportSummary {
-        try importFetches { insert in try reader.insertEach(insert, read: read) }
+        // The rows are made ready on the reading thread, which waits on
+        // this one: the inserts set an import's pace (docs/commands.md, "import").
+        try importRows { insert in
+            try reader.forEachBatch(preparing: { records in (ImportRows(records.lazy.map(\.fetch)), records.map(\.place)) }) { batch in
+                let (rows, places) = batch
+                for index in places.indices {
+                    do {
+                        try insert(rows, index)
+                    } catch let repeated as RepeatedFetchID {
+                        throw ImportError.repeated(repeated, at: places[index])
+                    }
+                    read()
+                }
+            }
+        }
     }
 }
 

@@ -14,8 +14,8 @@ import FetchHistory
 /// `withTimeout`: a deadlock fails the test instead of stopping the run.
 /// The tests wait only for what they can observe: the records handed over.
 @Suite(.timeLimit(.minutes(3))) struct ReadAheadTests {
-    static let batch = ReadAhead.batchSize
-    static let depth = ReadAhead.depth
+    static let batch = ReadAhead<[ParsedRecord]>.batchSize
+    static let depth = ReadAhead<[ParsedRecord]>.depth
 
     /// Hands over records numbered from 1, counting them as it goes.
     final class Reader: Sendable {

@@ -53,14 +53,24 @@ public struct FetchRecordReader {
     /// records ahead of `body` (see `ReadAhead`); `body` runs on the calling
     /// thread, and the input is not read after this returns.
     public func forEachRecord(_ body: (ParsedRecord) throws -> Void) throws {
+        try forEachBatch(preparing: { $0 }) { batch in
+            for record in batch { try body(record) }
+        }
+    }
+
+    /// Calls `body` with each batch of records (a few hundred, in order) as
+    /// `prepare` made it, on the reading thread; reads the input once.
+    /// Throws as `forEach` does. What `prepare` does costs the caller's
+    /// thread nothing: an import has its rows made ready there.
+    public func forEachBatch<Prepared: Sendable>(
+        preparing prepare: @escaping @Sendable ([ParsedRecord]) -> Prepared, _ body: (Prepared) throws -> Void
+    ) throws {
         // Its source is read by the reading thread alone, until `stop`
         // has waited for that thread to end.
         nonisolated(unsafe) let reader = self
-        let readAhead = ReadAhead { put in try reader.readRecords(put) }
+        let readAhead = ReadAhead(preparing: prepare) { put in try reader.readRecords(put) }
         defer { readAhead.stop() }
-        while let batch = try readAhead.next() {
-            for record in batch { try body(record) }
-        }
+        while let batch = try readAhead.next() { try body(batch) }
     }
 
     private func readRecords(_ body: (ParsedRecord) throws -> Void) throws {

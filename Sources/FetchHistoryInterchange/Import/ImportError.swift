@@ -32,8 +32,13 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A record whose id an earlier record of the same import used, which
     /// the store found when it inserted it.
     public static func repeated(_ repeated: RepeatedFetchID, in record: ParsedRecord) -> ImportError {
+        self.repeated(repeated, at: record.place)
+    }
+
+    /// As `repeated(_:in:)`, for the record at `place`.
+    public static func repeated(_ repeated: RepeatedFetchID, at place: RecordPlace) -> ImportError {
         ImportError(
-            line: record.line, column: record.column, record: record.number,
+            line: place.line, column: place.column, record: place.number,
             message: "the id \(repeated.id.lowercased) was already used by record \(repeated.firstRecord)"
         )
     }

@@ -18,3 +18,15 @@ public struct ParsedRecord: Sendable {
         self.column = column
     }
 }
+
+/// Where a record was in the input: its number and the line and column of
+/// its first byte, all from 1.
+public struct RecordPlace: Hashable, Sendable {
+    public var number: Int
+    public var line: Int
+    public var column: Int
+}
+
+extension ParsedRecord {
+    public var place: RecordPlace { RecordPlace(number: number, line: line, column: column) }
+}

@@ -24,14 +24,114 @@ extension Database {
     /// From an export, `importFetches(from: FetchRecordReader(…))` adds
     /// each record's place to a `RepeatedFetchID`.
     public func importFetches(_ produce: (_ insert: (Fetch) throws -> Void) throws -> Void) throws -> ImportSummary {
+        try importRows { insert in
+            // One row made ready at a time, where it is added: a reused buffer.
+            var row = ImportRows.Encoder()
+            try withoutActuallyEscaping(insert) { insert in
+                try produce { fetch in
+                    row.removeAll()
+                    row.append(fetch)
+                    try insert(row.rows, 0)
+                }
+            }
+        }
+    }
+
+    /// Adds the fetches of each `ImportRows` `produce` hands to `insert`
+    /// with a row's index, as `importFetches(_:)` adds fetches: made ready
+    /// by whoever read them (the reading thread of `FetchRecordReader`),
+    /// so that this thread, which sets an import's pace, only binds them.
+    package func importRows(_ produce: (_ insert: (ImportRows, Int) throws -> Void) throws -> Void) throws -> ImportSummary {
         let cacheSize = try scalarInt64(HistorySQL.cacheSize)
         try execute(HistorySQL.setCacheSize(-Int64(HistorySQL.importCacheKibibytes)))
         // The cache is the connection's, not the transaction's: put back
         // whatever happens.
         defer { try? execute(HistorySQL.setCacheSize(cacheSize)) }
         var batch = try ImportBatch(self)
-        try produce { fetch in try batch.insert(fetch) }
+        try produce { rows, index in try batch.insert(rows, at: index) }
         return try batch.finish()
+    }
+}
+
+/// Fetches made ready for an import's INSERT, away from the connection:
+/// each one's values but its `seq` (the import numbers rows as it adds
+/// them), its source with secrets hidden, and what its session row needs.
+package struct ImportRows: Sendable {
+    /// What the import needs of a fetch besides its values.
+    struct Row: Sendable {
+        var id: UUID
+        var sessionID: UUID
+        var startedAt: Int64
+        var host: String
+        var storedSource: String
+        /// The source as read, when it held secrets (counted in the summary).
+        var sourceWithSecrets: String?
+    }
+
+    /// The values each row binds after `seq`.
+    static let valuesPerRow = 22
+
+    private(set) var rows: [Row] = []
+    fileprivate private(set) var values = StatementArguments()
+
+    package init(_ fetches: some Sequence<Fetch>) {
+        var encoder = Encoder()
+        for fetch in fetches { encoder.append(fetch) }
+        self = encoder.rows
+    }
+
+    fileprivate init() {}
+
+    /// The slots of row `index` in `values`.
+    fileprivate func slots(of index: Int) -> Range<Int> {
+        index * Self.valuesPerRow..<(index + 1) * Self.valuesPerRow
+    }
+
+    /// Builds rows, hiding a source's secrets once for the fetches that
+    /// share it (a session's fetches come one after another).
+    struct Encoder {
+        private(set) var rows = ImportRows()
+        private var source = (read: "", stored: "")
+
+        mutating func removeAll() {
+            rows.rows.removeAll(keepingCapacity: true)
+            rows.values.removeAll()
+        }
+
+        mutating func append(_ fetch: Fetch) {
+            if fetch.source != source.read {
+                source = (fetch.source, RedactedURL.hidingSecrets(ofSource: fetch.source) ?? fetch.source)
+            }
+            rows.rows.append(Row(
+                id: fetch.id, sessionID: fetch.sessionID, startedAt: fetch.startedAt.millisecondsSince1970, host: fetch.host,
+                storedSource: source.stored, sourceWithSecrets: source.stored == source.read ? nil : source.read
+            ))
+            let columns = fetch.outcome.map(StoredOutcome.init)
+            let script = fetch.script
+            let body = fetch.response?.body
+            rows.values.append(fetch.id)
+            rows.values.append(fetch.sessionID)
+            rows.values.append(source.stored)
+            rows.values.append(fetch.startedAt.millisecondsSince1970)
+            rows.values.append(fetch.endedAt?.millisecondsSince1970)
+            rows.values.append(fetch.durationMilliseconds)
+            rows.values.append(columns?.outcome)
+            rows.values.append(columns?.cancelReason)
+            rows.values.append(columns?.value)
+            rows.values.append(columns?.error)
+            rows.values.append(fetch.response.map { Int64($0.status) })
+            rows.values.append(fetch.response.map { Int64($0.bytes) })
+            rows.values.append(script?.tappedAt.millisecondsSince1970)
+            rows.values.append(script?.timeoutMilliseconds)
+            rows.values.append(script?.end?.cause.name)
+            rows.values.append(script?.end?.at.millisecondsSince1970)
+            rows.values.append(script?.end?.cause.answerValue)
+            rows.values.append(script?.end?.cause.answerError)
+            rows.values.append(fetch.host)
+            rows.values.append(body?.text)
+            rows.values.append(body?.contentType)
+            rows.values.append(body.map { Int64($0.isTruncated ? 1 : 0) })
+        }
     }
 }
 
@@ -74,14 +174,9 @@ public struct ImportBatch {
     private var summary = ImportSummary(added: 0, skipped: 0)
     /// The number of the fetch being inserted, from 1.
     private var record = 0
-    /// The sessions seen, and the last one's id as text.
+    /// The sessions seen, and the last one's.
     private var sessions: Set<UUID> = []
-    private var session = (id: UUID?.none, text: "")
-    /// The insert's values, kept from row to row.
-    private var arguments = StatementArguments()
-    /// The last source read, and as it is stored: a session's fetches
-    /// come one after another, most from one source.
-    private var source = (read: "", stored: "")
+    private var session: UUID?
     /// The sources read that held secrets.
     private var sourcesWithSecrets: Set<String> = []
     private var skipped = SkippedRecords()
@@ -101,55 +196,24 @@ public struct ImportBatch {
         insertFetch = try database.prepare(HistorySQL.importFetch)
     }
 
-    mutating func insert(_ fetch: Fetch) throws {
+    /// Adds row `index` of `rows`, or notes it skipped.
+    mutating func insert(_ rows: ImportRows, at index: Int) throws {
         record += 1
-        if fetch.source != source.read {
-            source = (fetch.source, RedactedURL.hidingSecrets(ofSource: fetch.source) ?? fetch.source)
-            if source.stored != source.read { sourcesWithSecrets.insert(source.read) }
-        }
+        let row = rows.rows[index]
+        if let source = row.sourceWithSecrets { sourcesWithSecrets.insert(source) }
         // A session's fetches come one after another: its id is written
         // out once for them all.
-        if fetch.sessionID != session.id {
-            session = (fetch.sessionID, fetch.sessionID.lowercased)
-            if sessions.insert(fetch.sessionID).inserted {
-                try database.execute(insertSession, [
-                    .text(session.text), .integer(fetch.startedAt.millisecondsSince1970), .text(source.stored),
-                    .text(fetch.host),
-                ])
-            }
+        if row.sessionID != session, sessions.insert(row.sessionID).inserted {
+            try database.execute(insertSession, [
+                .text(row.sessionID.lowercased), .integer(row.startedAt), .text(row.storedSource), .text(row.host),
+            ])
         }
-        let columns = fetch.outcome.map(StoredOutcome.init)
-        let script = fetch.script
-        arguments.removeAll()
-        arguments.append(seqBefore + Int64(summary.added) + 1)
-        arguments.append(fetch.id)
-        arguments.append(session.text)
-        arguments.append(source.stored)
-        arguments.append(fetch.startedAt.millisecondsSince1970)
-        arguments.append(fetch.endedAt?.millisecondsSince1970)
-        arguments.append(fetch.durationMilliseconds)
-        arguments.append(columns?.outcome)
-        arguments.append(columns?.cancelReason)
-        arguments.append(columns?.value)
-        arguments.append(columns?.error)
-        arguments.append(fetch.response.map { Int64($0.status) })
-        arguments.append(fetch.response.map { Int64($0.bytes) })
-        arguments.append(script?.tappedAt.millisecondsSince1970)
-        arguments.append(script?.timeoutMilliseconds)
-        arguments.append(script?.end?.cause.name)
-        arguments.append(script?.end?.at.millisecondsSince1970)
-        arguments.append(script?.end?.cause.answerValue)
-        arguments.append(script?.end?.cause.answerError)
-        arguments.append(fetch.host)
-        let body = fetch.response?.body
-        arguments.append(body?.text)
-        arguments.append(body?.contentType)
-        arguments.append(body.map { Int64($0.isTruncated ? 1 : 0) })
-        try insertFetch.run(with: arguments)
+        session = row.sessionID
+        try insertFetch.run(leading: seqBefore + Int64(summary.added) + 1, rows.values, slots: rows.slots(of: index))
         if database.changes == 1 {
             summary.added += 1
         } else {
-            try skip(fetch.id)
+            try skip(row.id)
         }
     }
 
