@@ -10,8 +10,9 @@ extension HistoryStore {
     /// touching nothing, otherwise: then write into it as usual.
     ///
     /// The history is built beside its place, in `path-import`, the way
-    /// SQLite copies rows fastest: no journal and no lock for others to wait
-    /// on (the file is nobody's until it is done), foreign keys checked once
+    /// SQLite copies rows fastest: nothing journaled but the empty schema,
+    /// no lock for others to wait on (the file is nobody's until it is
+    /// done), no sync until the end, foreign keys checked once
     /// at the end, the indexes built after the rows (`importFetches`). Then
     /// it is synced, switched to the WAL mode every history has, and renamed
     /// over `path` in one step. Killed at any moment, `path` is as it was
@@ -134,12 +135,12 @@ extension HistoryStore {
 
 extension Database {
     /// Sets a new file up to be built alone: the lock taken and kept (no
-    /// other connection can open it while it is built), no journal (a
-    /// build that fails is thrown away, not rolled back), no sync until
-    /// the end.
+    /// other connection can open it while it is built), no sync until the
+    /// end. The rollback journal stays (defensive mode, which every
+    /// connection has, refuses `journal_mode = OFF`), and costs nothing:
+    /// it only keeps the pages the file had before the build, its schema.
     fileprivate func prepareForBuilding() throws(SQLiteError) {
         try execute("PRAGMA locking_mode = EXCLUSIVE")
-        _ = try scalarText("PRAGMA journal_mode = OFF")
         try execute("PRAGMA synchronous = OFF")
         try execute("BEGIN EXCLUSIVE")
         try execute("COMMIT")
