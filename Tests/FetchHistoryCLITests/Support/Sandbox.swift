@@ -1,3 +1,4 @@
+import FetchHistoryTesting
 import Foundation
 import Testing
 
@@ -103,7 +104,9 @@ final class Sandbox: @unchecked Sendable {
     /// Writes `records` as a JSONL file and imports them into `database`.
     func importRecords(_ records: [ExportRecord], sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let file = path("fixture-\(UUID().uuidString.prefix(8)).jsonl")
-        try ExportRecord.jsonl(records).write(to: URL(fileURLWithPath: file))
+        // Off the cooperative pool (two threads here): a test's 100,000
+        // records take a while to write out, and every other test waits.
+        try await runOnDedicatedThread { try ExportRecord.jsonl(records).write(to: URL(fileURLWithPath: file)) }
         let result = try await run("import", file)
         #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
         #expect(result.standardOutput.contains("\(records.count) added"), "\(result)", sourceLocation: sourceLocation)
