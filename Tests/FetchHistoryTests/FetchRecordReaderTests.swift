@@ -187,6 +187,26 @@ struct FetchRecordReaderTests {
         #expect(error?.line == 10_001 && error?.column == 1 && error?.record == 10_001, "\(String(describing: error))")
     }
 
+    @Test func eachBatchIsPreparedOnTheReadingThreadAndArrivesInOrder() async throws {
+        // Given 1,000 records, several batches' worth
+        let many = Self.many(1_000)
+        let data = await runOnDedicatedThread { Self.jsonl(many) }
+
+        // When they are read a batch at a time, each batch prepared with the thread it was prepared on
+        let (batches, callerThread) = try await runOnDedicatedThread {
+            var batches: [(fetches: [Fetch], thread: ObjectIdentifier)] = []
+            try FetchRecordReader(data: data, chunkSize: 4096).forEachBatch(preparing: { records in
+                (records.map(\.fetch), ObjectIdentifier(Thread.current))
+            }) { batches.append($0) }
+            return (batches, ObjectIdentifier(Thread.current))
+        }
+
+        // Then every record arrived once, in order, in batches none of which was prepared on the caller's thread
+        #expect(batches.flatMap(\.fetches) == many)
+        #expect(batches.count > 1)
+        #expect(batches.allSatisfy { $0.thread != callerThread })
+    }
+
     @Test func aCallerThatStopsEarlyStopsTheReadingAndNothingIsReadAfterward() async throws {
         // Given 20,000 records, about 12 MB
         let data = await runOnDedicatedThread { Self.jsonl(Self.many(20_000)) }
