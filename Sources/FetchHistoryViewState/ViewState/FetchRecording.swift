@@ -37,6 +37,10 @@ public final class FetchRecording: Sendable {
     public let timeout: Duration?
     /// The recorder's source, session and host, for the fetches' spans.
     let labels: RecordingLabels
+    /// Where `RecordedFetch.run(_:)` and a `FetchViewState`'s fetches do
+    /// their work between awaits: one serial queue, so a fetch's steps
+    /// follow each other on one thread instead of waking the pool's.
+    package let executor = SerialQueueExecutor(label: "fetch-history.recording")
     /// The fetch tapped last, until it ends: what a tap on cancel, or a newer
     /// fetch, ends. Held weakly: the fetch holds its recording, and a fetch
     /// its caller let go without an end must go (its deinit ends its span).

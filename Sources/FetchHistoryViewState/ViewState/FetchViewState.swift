@@ -178,7 +178,8 @@ public final class FetchViewState<Value: Codable & Sendable>: Observable {
         current = attempt
         isProcessing = true
         error = nil
-        let task = Task { try await self.run(attempt) }
+        // On the recording's executor, where `perform` does its steps.
+        let task = Task(executorPreference: recording.executor) { try await self.run(attempt) }
         attempt.task = task
         fetchTask = task
         return attempt

@@ -88,7 +88,9 @@ public final class RecordedFetch: Sendable {
         failureMessage: @Sendable (any Error) -> String = FetchViewText.english.failure,
         _ source: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        let (_, ending) = try await perform(failureMessage: failureMessage) { SourceAnswer(value: try await source()) }
+        let (_, ending) = try await withTaskExecutorPreference(recording.executor) { () async throws(FetchRecordingError) in
+            try await perform(failureMessage: failureMessage) { SourceAnswer(value: try await source()) }
+        }
         switch ending {
         case .answered(let answer): return answer.value
         case .failed(_, let error): throw error
@@ -105,7 +107,8 @@ public final class RecordedFetch: Sendable {
         case timedOut(Duration)
     }
 
-    /// `run`, returning what the view state shows.
+    /// `run`, returning what the view state shows. Call it with the
+    /// recording's executor preferred (`FetchRecording.executor`).
     func perform<Value: Encodable & Sendable>(
         failureMessage: @Sendable (any Error) -> String,
         _ source: @escaping @Sendable () async throws -> SourceAnswer<Value>
