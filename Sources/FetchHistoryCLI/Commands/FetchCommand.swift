@@ -142,7 +142,7 @@ struct FetchCommand: AsyncParsableCommand {
             recordedSource = RandomNumberClient.sourceName
         }
         let store = try database.openForWriting(for: "fetch")
-        let recorder = try await HistoryRecorder(store: store, source: recordedSource)
+        let recorder = ReadBackRecorder(try await HistoryRecorder(store: store, source: recordedSource))
         // Values, not numbers: the HTTP source records any JSON answer.
         let viewState = FetchViewState(recorder: recorder, timeout: timeout?.duration, fetchAnswer: { try await client.fetchValue() })
         let output = OutputStream.standardOutput()
@@ -160,7 +160,7 @@ struct FetchCommand: AsyncParsableCommand {
                 progress.clear()
                 progress.ended(completed)
                 // Print what was recorded, read back, rather than what we meant to record.
-                guard let fetch = try? store.read({ db in try db.fetch(id: completed.id) }) else { return }
+                guard let fetch = recorder.takeRecorded(completed.id) else { return }
                 do {
                     switch format {
                     case .text: try output.write(table.row(fetch) + "\n")
@@ -209,7 +209,7 @@ struct FetchCommand: AsyncParsableCommand {
         if let writeFailure { throw writeFailure }
         // This run's fetches, as recorded: its session.
         if count > 1 || !threshold.thresholds.isEmpty {
-            let run = HistoryFilter(sessionID: recorder.session.id)
+            let run = HistoryFilter(sessionID: recorder.history.session.id)
             let statistics = try await store.read { db in try db.statistics(matching: run) }
             progress.stop()
             if count > 1 {

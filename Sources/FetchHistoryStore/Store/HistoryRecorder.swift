@@ -46,11 +46,26 @@ public struct HistoryRecorder: FetchRecorder {
 
     public func record(_ end: FetchEnd) async throws {
         let session = self.session
-        try await store.write { db in
-            try db.recordEnd(
-                of: end.id, at: session.startedAt.advanced(by: end.offset), duration: end.duration,
-                outcome: end.outcome, cause: end.cause, response: end.response
-            )
+        try await store.write { db in try Self.write(end, of: session, in: db) }
+    }
+
+    /// Records `end` as `record(_:)` does, and returns the fetch as the
+    /// history now holds it, read in the same transaction: for a caller
+    /// that shows each fetch as recorded, which would otherwise read it back
+    /// in a transaction of its own.
+    public func recordReadingBack(_ end: FetchEnd) async throws -> Fetch {
+        let session = self.session
+        return try await store.write { db in
+            try Self.write(end, of: session, in: db)
+            guard let fetch = try db.fetch(id: end.id) else { throw HistoryError.notRunning(end.id) }
+            return fetch
         }
+    }
+
+    private static func write(_ end: FetchEnd, of session: Session, in db: Database) throws {
+        try db.recordEnd(
+            of: end.id, at: session.startedAt.advanced(by: end.offset), duration: end.duration,
+            outcome: end.outcome, cause: end.cause, response: end.response
+        )
     }
 }
