@@ -8,7 +8,7 @@ import Dispatch
 /// executor each of those resumptions may wake another thread of the pool.
 /// On one serial queue the steps follow each other on the thread that is
 /// already running, and only the hand-offs to the store's queue and the
-/// network's loop wake one: 100 recorded HTTP fetches take about 9% less
+/// network's loop wake one: 100 recorded HTTP fetches take about 8% less
 /// time (docs/library.md, "Recording a view state of your own"). Running
 /// them on the store's queue itself was measured too, and saved no more.
 ///
