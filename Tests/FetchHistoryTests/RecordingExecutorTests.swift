@@ -73,4 +73,25 @@ import FetchHistory
         #expect(log.noted == [recordings, recordings])
         #expect(Self.currentExecutor() == nil)
     }
+
+    @Test func aSeriesRunsItsFetchesAndHandsThemOverOnTheRecordingsExecutor() async throws {
+        // Given a recording, and a task of the caller's that prefers no executor
+        let log = ExecutorLog()
+        let recording = FetchRecording(recorder: log, clock: ManualClock())
+        let handedOverOn = Mutex<[UnownedTaskExecutor?]>([])
+
+        // When a series of two runs from it
+        _ = try await withTimeout {
+            try await recording.fetch(count: 2, interval: .zero, source: { SourceAnswer(value: 7) }) { _ in
+                let executor = Self.currentExecutor()
+                handedOverOn.withLock { $0.append(executor) }
+            }
+        }
+
+        // Then every record was written, and every fetch handed over, on the recording's executor
+        let recordings = recording.executor.asUnownedTaskExecutor()
+        #expect(log.noted == Array(repeating: recordings, count: 4))
+        #expect(handedOverOn.withLock { $0 } == [recordings, recordings])
+        #expect(Self.currentExecutor() == nil)
+    }
 }

@@ -5,7 +5,7 @@ import FoundationEssentials
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Fetch numbers through the view state, recording every fetch as it happens.",
+        abstract: "Fetch numbers, recording every fetch as it happens.",
         discussion: """
             Runs the fetches one after the other, waiting --interval between the end of one and \
             the start of the next. Ctrl-C cancels the fetch in flight, records it as cancelled \
@@ -143,39 +143,23 @@ struct FetchCommand: AsyncParsableCommand {
         }
         let store = try database.openForWriting(for: "fetch")
         let recorder = ReadBackRecorder(try await HistoryRecorder(store: store, source: recordedSource))
-        // Values, not numbers: the HTTP source records any JSON answer.
-        let viewState = FetchViewState(recorder: recorder, timeout: timeout?.duration, fetchAnswer: { try await client.fetchValue() })
-        let output = OutputStream.standardOutput()
+        let recording = FetchRecording(recorder: recorder, timeout: timeout?.duration)
         let table = FetchTable(color: Terminal.wantsColor(database.color) && format == .text, source: recordedSource)
-        let progress = ProgressLine(total: count, interval: interval.duration, recording: viewState.recording)
+        let rows = try FetchRows(table: format == .text ? table : nil, json: format == .json)
+        let progress = ProgressLine(total: count, interval: interval.duration, recording: recording)
         // Cleared on every way out; a second signal, which ends the process
         // at once, clears it through the trap.
         defer { progress.stop() }
-        var writeFailure: (any Error)?
-        var records = FetchWriter(output: output, format: format == .json ? .json : .jsonl)
-        if format != .text { try records.begin() }
 
-        let run = Task { @MainActor in
-            try await viewState.fetch(count: count, interval: interval.duration) { completed in
-                progress.clear()
-                progress.ended(completed)
-                // Print what was recorded, read back, rather than what we meant to record.
-                guard let fetch = recorder.takeRecorded(completed.id) else { return }
-                do {
-                    switch format {
-                    case .text: try output.write(table.row(fetch) + "\n")
-                    case .json, .jsonl: try records.write(fetch)
-                    }
-                    try records.flush()
-                } catch {
-                    // Nowhere to print: fetch no more (the loop checks for
-                    // cancellation before each fetch).
-                    writeFailure = error
-                    withUnsafeCurrentTask { $0?.cancel() }
-                }
-            }
+        let run = Self.fetching(count: count, interval: interval.duration, from: client, into: recording) { completed in
+            progress.clear()
+            progress.ended(completed)
+            // Print what was recorded, read back, rather than what we meant to record.
+            guard let fetch = recorder.takeRecorded(completed.id) else { return }
+            // Nowhere to print: fetch no more (the loop checks for
+            // cancellation before each fetch).
+            if !rows.print(fetch) { withUnsafeCurrentTask { $0?.cancel() } }
         }
-        let recording = viewState.recording
         // Weakly: the signal sources outlive the command, and a recording
         // they held would hold the store, whose closing at the end folds the
         // WAL back into the file.
@@ -192,9 +176,8 @@ struct FetchCommand: AsyncParsableCommand {
         progress.start()
         let completed = try await run.value
         // The array is closed however the run ended, unless nothing can be written any more.
-        if format != .text, writeFailure == nil, !reader.hasReaderLeft {
-            do { try records.end() } catch { writeFailure = error }
-        }
+        if !reader.hasReaderLeft { try? rows.end() }
+        let writeFailure = rows.failure
 
         if let signal = trap.receivedSignal {
             throw ExitCode(128 + signal)
@@ -224,6 +207,19 @@ struct FetchCommand: AsyncParsableCommand {
         }
         if !completed.allSatisfy({ if case .succeeded = $0.outcome { true } else { false } }) {
             throw ExitCode.failure
+        }
+    }
+
+    /// The fetches, in a task of their own that is not the main actor's:
+    /// they and `onEach` run on the recording's executor, and from one fetch
+    /// to the next nothing waits for the main actor.
+    private nonisolated static func fetching(
+        count: Int, interval: Duration, from client: any APIClient, into recording: FetchRecording,
+        onEach: @escaping @Sendable (CompletedFetch) -> Void
+    ) -> Task<[CompletedFetch], any Error> {
+        Task {
+            // Values, not numbers: the HTTP source records any JSON answer.
+            try await recording.fetch(count: count, interval: interval, source: { try await client.fetchValue() }, onEach: onEach)
         }
     }
 }

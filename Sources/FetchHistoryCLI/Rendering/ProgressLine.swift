@@ -1,5 +1,6 @@
 import FetchHistory
 import FoundationEssentials
+import Synchronization
 
 /// The one live line `fetch` keeps on standard error while it works —
 /// `[2/3] fetching… 1.4s`, then `[2/3] next fetch in 0.6s` — so a slow
@@ -11,29 +12,35 @@ import FoundationEssentials
 /// out, so it never leaves a half line behind or runs into what follows.
 ///
 /// ```swift
-/// let progress = ProgressLine(total: 3, interval: .seconds(1), recording: viewState.recording)
+/// let progress = ProgressLine(total: 3, interval: .seconds(1), recording: recording)
 /// progress.start()
 /// defer { progress.stop() }
 /// // for each fetch that ends:
 /// progress.clear(); print(row); progress.ended(fetch)
 /// ```
-@MainActor
-final class ProgressLine {
+/// Sendable: the fetches end, and their rows are printed, on the
+/// recording's executor while the line ticks in a task of its own; each
+/// change and each redraw holds the lock, so the two never interleave.
+final class ProgressLine: Sendable {
     /// Redraws per second are ten: enough for tenths of a second to tick.
-    private nonisolated static let refresh: Duration = .milliseconds(100)
+    private static let refresh: Duration = .milliseconds(100)
     /// Moves to the start of the line and erases it (ECMA-48 CR + EL).
-    private nonisolated static let erase = "\r\u{1B}[K"
+    private static let erase = "\r\u{1B}[K"
 
     private let total: Int
     private let interval: Duration
     private let recording: FetchRecording
     private let isShown: Bool
-    private var ended = 0
-    private var lastEnd: Duration?
-    private var isOnScreen = false
-    /// Set by `clear()`: no redraw before this, on the recording's clock.
-    private var hiddenUntil: Duration?
-    private var ticker: Task<Void, Never>?
+    private let state = Mutex(State())
+    private let ticker = Mutex<Task<Void, Never>?>(nil)
+
+    private struct State {
+        var ended = 0
+        var lastEnd: Duration?
+        var isOnScreen = false
+        /// Set by `clear()`: no redraw before this, on the recording's clock.
+        var hiddenUntil: Duration?
+    }
 
     /// - Parameter isShown: whether standard error is a terminal; nothing is
     ///   ever written when false.
@@ -46,12 +53,15 @@ final class ProgressLine {
 
     /// Draws the line now, then keeps it up to date until `stop()`.
     func start() {
-        guard isShown, ticker == nil else { return }
-        draw()
-        ticker = Task { @MainActor [weak self] in
-            while !Task.isCancelled {
-                do { try await Task.sleep(for: Self.refresh) } catch { return }
-                self?.draw()
+        guard isShown else { return }
+        ticker.withLock { ticker in
+            guard ticker == nil else { return }
+            draw()
+            ticker = Task { [weak self] in
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: Self.refresh) } catch { return }
+                    self?.draw()
+                }
             }
         }
     }
@@ -61,53 +71,62 @@ final class ProgressLine {
     /// went through a pipe (`| head`) reaches the terminal a moment later,
     /// and a line drawn in between would sit in front of it.
     func clear() {
-        hiddenUntil = recording.now + Self.refresh
-        erase()
+        state.withLock { state in
+            state.hiddenUntil = recording.now + Self.refresh
+            erase(&state)
+        }
     }
 
     /// `fetch` has ended (and been printed): the line moves to the next one.
     func ended(_ fetch: CompletedFetch) {
-        ended += 1
-        lastEnd = fetch.startOffset + fetch.duration
+        state.withLock { state in
+            state.ended += 1
+            state.lastEnd = fetch.startOffset + fetch.duration
+        }
     }
 
     /// Stops redrawing and clears the line: call it on every way out.
     func stop() {
-        ticker?.cancel()
-        ticker = nil
-        erase()
+        ticker.withLock { ticker in
+            ticker?.cancel()
+            ticker = nil
+        }
+        state.withLock { erase(&$0) }
     }
 
     /// What a second signal, which ends the process at once, writes first:
     /// callable from any thread, it cannot know whether the line is up, and
     /// erasing an empty line is harmless.
-    nonisolated static func eraseBeforeExit() {
+    static func eraseBeforeExit() {
         guard StandardError.isTerminal else { return }
         StandardError.write(erase)
     }
 
     private func draw() {
-        if let hiddenUntil, recording.now < hiddenUntil { return }
-        guard let text = status() else { return erase() }
-        StandardError.write(Self.erase + text)
-        isOnScreen = true
+        state.withLock { state in
+            if let hiddenUntil = state.hiddenUntil, recording.now < hiddenUntil { return }
+            guard let text = status(state) else { return erase(&state) }
+            StandardError.write(Self.erase + text)
+            state.isOnScreen = true
+        }
     }
 
-    private func erase() {
-        guard isOnScreen else { return }
+    private func erase(_ state: inout State) {
+        guard state.isOnScreen else { return }
         StandardError.write(Self.erase)
-        isOnScreen = false
+        state.isOnScreen = false
     }
 
     /// The line for this moment; nil once every fetch has ended.
-    private func status() -> String? {
+    private func status(_ state: State) -> String? {
+        let ended = state.ended
         guard ended < total else { return nil }
         let number = "[\(ended + 1)/\(total)]"
         let now = recording.now
         if let running = recording.runningFetch {
             return "\(number) fetching… \(Self.seconds(now - running.tappedAt))"
         }
-        if let lastEnd {
+        if let lastEnd = state.lastEnd {
             let left = lastEnd + interval - now
             if left > .zero { return "\(number) next fetch in \(Self.seconds(left))" }
         }

@@ -151,22 +151,7 @@ public final class FetchViewState<Value: Codable & Sendable>: Observable {
     public func fetch(
         count: Int, interval: Duration, onEach: (CompletedFetch) -> Void = { _ in }
     ) async throws -> [CompletedFetch] {
-        var completed: [CompletedFetch] = []
-        for _ in 0..<count {
-            if let previous = completed.last, interval > .zero {
-                // Until the previous fetch's recorded end plus the interval,
-                // not for the interval from whenever this line runs: on a
-                // test clock the next start is then exact, however late this
-                // task gets here.
-                do { try await recording.timeline.sleep(until: previous.startOffset + previous.duration + interval) } catch { break }
-            }
-            if Task.isCancelled { break }
-            let fetch = try await fetch()
-            completed.append(fetch)
-            onEach(fetch)
-            if fetch.outcome == .cancelled(.user) || Task.isCancelled { break }
-        }
-        return completed
+        try await recording.fetchInSeries(count: count, interval: interval, onEach: onEach) { try await fetch() }
     }
 
     @discardableResult
