@@ -19,8 +19,9 @@ import Synchronization
 /// progress.clear(); print(row); progress.ended(fetch)
 /// ```
 /// Sendable: the fetches end, and their rows are printed, on the
-/// recording's executor while the line ticks in a task of its own; each
-/// change and each redraw holds the lock, so the two never interleave.
+/// recording's executor while the line ticks in a task of its own. Each
+/// change and each redraw holds the lock, and a row printed after `clear()`
+/// has the line kept away for a whole refresh, so the two never interleave.
 final class ProgressLine: Sendable {
     /// Redraws per second are ten: enough for tenths of a second to tick.
     private static let refresh: Duration = .milliseconds(100)
