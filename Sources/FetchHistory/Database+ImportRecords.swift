@@ -21,7 +21,7 @@ extension Database {
         // The rows are made ready on the reading thread, which waits on
         // this one: the inserts set an import's pace (docs/commands.md, "import").
         try importRows { insert in
-            try reader.forEachBatch(preparing: { records in (ImportRows(records.lazy.map(\.fetch)), records.map(\.place)) }) { batch in
+            try reader.forEachBatch(preparing: Self.rowsAndPlaces) { batch in
                 let (rows, places) = batch
                 for index in places.indices {
                     do {
@@ -33,6 +33,16 @@ extension Database {
                 }
             }
         }
+    }
+
+    /// A batch of records made into the rows that insert them, and where
+    /// each was read. A loop over the array here rather than a sequence
+    /// handed to the store: a generic one is not specialized across
+    /// modules, and iterating it cost 7.5% of the reading thread.
+    @Sendable private static func rowsAndPlaces(of records: [ParsedRecord]) -> (ImportRows, [RecordPlace]) {
+        var encoder = ImportRows.Encoder(reservingCapacity: records.count)
+        for record in records { encoder.append(record.fetch) }
+        return (encoder.rows, records.map(\.place))
     }
 }
 

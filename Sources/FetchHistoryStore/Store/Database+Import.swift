@@ -74,12 +74,6 @@ package struct ImportRows: Sendable {
     private(set) var rows: [Row] = []
     fileprivate private(set) var values = StatementArguments()
 
-    package init(_ fetches: some Sequence<Fetch>) {
-        var encoder = Encoder()
-        for fetch in fetches { encoder.append(fetch) }
-        self = encoder.rows
-    }
-
     fileprivate init() {}
 
     /// The slots of row `index` in `values`.
@@ -89,16 +83,27 @@ package struct ImportRows: Sendable {
 
     /// Builds rows, hiding a source's secrets once for the fetches that
     /// share it (a session's fetches come one after another).
-    struct Encoder {
-        private(set) var rows = ImportRows()
+    ///
+    /// ```swift
+    /// var encoder = ImportRows.Encoder(reservingCapacity: records.count)
+    /// for record in records { encoder.append(record.fetch) }
+    /// let rows = encoder.rows
+    /// ```
+    package struct Encoder {
+        package private(set) var rows = ImportRows()
         private var source = (read: "", stored: "")
+
+        /// An encoder with room for `count` rows made at once.
+        package init(reservingCapacity count: Int = 0) {
+            rows.rows.reserveCapacity(count)
+        }
 
         mutating func removeAll() {
             rows.rows.removeAll(keepingCapacity: true)
             rows.values.removeAll()
         }
 
-        mutating func append(_ fetch: Fetch) {
+        package mutating func append(_ fetch: Fetch) {
             if fetch.source != source.read {
                 source = (fetch.source, RedactedURL.hidingSecrets(ofSource: fetch.source) ?? fetch.source)
             }
