@@ -13,9 +13,9 @@ import FoundationEssentials
 ///
 /// ```swift
 /// arguments.removeAll()
-/// arguments.append(id.lowercased)
+/// arguments.append(id)
 /// arguments.append(startedAt)
-/// try statement.run(with: arguments)
+/// try statement.run(first: seq, arguments, slots: 0..<2)
 /// ```
 struct StatementArguments: Sendable {
     fileprivate enum Slot {
@@ -68,37 +68,28 @@ struct StatementArguments: Sendable {
 }
 
 extension Statement {
-    /// Runs the statement to its end with `arguments` bound to parameters
-    /// 1, 2, … in order.
+    /// Runs the statement to its end with `first`, or NULL, bound to
+    /// parameter 1 and the values in `slots` of `arguments` (one row of
+    /// several) to the parameters after it, in order.
     ///
     /// Text is bound with `SQLITE_STATIC`, which tells SQLite "that the
     /// content pointer is constant and will never change"
     /// (sqlite.org/c3ref/bind_blob.html): here, for as long as this call
     /// lasts.
-    func run(with arguments: StatementArguments) throws(SQLiteError) {
-        try run(leading: nil, arguments, slots: arguments.slots.indices)
-    }
-
-    /// Runs the statement to its end with `first`, if any, bound to
-    /// parameter 1 and the values in `slots` of `arguments` (one row of
-    /// several) to the parameters after it, in order.
-    func run(leading first: Int64?, _ arguments: StatementArguments, slots: Range<Int>) throws(SQLiteError) {
+    func run(first: Int64?, _ arguments: StatementArguments, slots: Range<Int>) throws(SQLiteError) {
         // Every parameter is bound again on each run, and a statement is
         // only ever stepped after all of its parameters were bound (here, or
         // by `bind`, which clears them first): the pointers into the buffer
         // left bound after this returns are never read. Clearing them cost
         // a tenth of an import's binding.
-        let leading = first == nil ? 0 : 1
-        precondition(leading + slots.count == Int(sqlite3_bind_parameter_count(handle)), "a parameter left unbound")
+        precondition(1 + slots.count == Int(sqlite3_bind_parameter_count(handle)), "a parameter left unbound")
         sqlite3_reset(handle)
         defer { sqlite3_reset(handle) }
-        if let first {
-            let code = sqlite3_bind_int64(handle, 1, first)
-            guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection, sql: sql) }
-        }
+        let code = if let first { sqlite3_bind_int64(handle, 1, first) } else { sqlite3_bind_null(handle, 1) }
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection, sql: sql) }
         try arguments.text.withUnsafeBufferPointer { (text) throws(SQLiteError) in
             for (offset, slot) in arguments.slots[slots].enumerated() {
-                let index = Int32(leading + offset + 1)
+                let index = Int32(offset + 2)
                 let code = switch slot {
                 case .null:
                     sqlite3_bind_null(handle, index)
