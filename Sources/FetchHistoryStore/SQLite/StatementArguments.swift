@@ -27,6 +27,17 @@ struct StatementArguments: Sendable {
     fileprivate var slots: [Slot] = []
     fileprivate var text: [UInt8] = []
 
+    /// Makes room for `rows` rows of `valuesPerRow` values each, and for
+    /// their text at the size an imported fetch's usually has.
+    mutating func reserveCapacity(rows: Int, valuesPerRow: Int) {
+        slots.reserveCapacity(rows * valuesPerRow)
+        text.reserveCapacity(rows * Self.usualTextBytesPerRow)
+    }
+
+    /// About the text of an imported fetch: two ids (72 bytes), its source,
+    /// host and outcome, a value or an error.
+    private static let usualTextBytesPerRow = 128
+
     /// Forgets the last row's values, keeping the memory.
     mutating func removeAll() {
         slots.removeAll(keepingCapacity: true)

@@ -93,9 +93,11 @@ package struct ImportRows: Sendable {
         package private(set) var rows = ImportRows()
         private var source = (read: "", stored: "")
 
-        /// An encoder with room for `count` rows made at once.
+        /// An encoder with room for `count` rows made at once: grown step
+        /// by step, a batch's values were copied a dozen times.
         package init(reservingCapacity count: Int = 0) {
             rows.rows.reserveCapacity(count)
+            rows.values.reserveCapacity(rows: count, valuesPerRow: ImportRows.valuesPerRow)
         }
 
         mutating func removeAll() {
