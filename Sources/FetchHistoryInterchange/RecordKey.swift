@@ -43,6 +43,10 @@ package enum RecordKey: Int, CaseIterable, Sendable {
     /// The key as the writer writes it.
     var json: JSONWriter.Key { Self.jsonKeys[rawValue] }
 
+    /// The key as written with its quotes and colon (`"name":`), in two
+    /// words: what a reader compares with the input first.
+    var quoted: ShortBytes { Self.quotedKeys[rawValue] }
+
     /// Every key, in the order they are written.
     static let written = allCases
     /// What comes before the value in an export record: `{"id":` for the
@@ -54,4 +58,5 @@ package enum RecordKey: Int, CaseIterable, Sendable {
         ShortBytes(Array((key == .id ? "{" : ",").utf8) + key.json.utf8)
     }
     private static let jsonKeys = allCases.map { JSONWriter.Key($0.name) }
+    private static let quotedKeys = jsonKeys.map { ShortBytes($0.utf8) }
 }

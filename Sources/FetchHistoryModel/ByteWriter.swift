@@ -98,6 +98,19 @@ extension [UInt8] {
 
 }
 
+extension ShortBytes {
+    /// Whether sixteen bytes, read as two words (the first byte in the
+    /// lowest bits of `low`), begin with these bytes.
+    @inlinable @inline(__always)
+    public func isPrefix(ofLow low: UInt64, high: UInt64) -> Bool {
+        /// The low `count` bytes of a word.
+        func mask(_ count: Int) -> UInt64 {
+            count >= 8 ? ~0 : (1 &<< UInt64(8 * max(count, 0))) &- 1
+        }
+        return (low ^ self.low) & mask(count) == 0 && (high ^ self.high) & mask(count - 8) == 0
+    }
+}
+
 extension ByteWriter {
     @inlinable @inline(__always)
     public mutating func append(_ bytes: ShortBytes) {

@@ -1,7 +1,7 @@
 import Testing
 import FetchHistory
 @testable import FetchHistoryInterchange
-@testable import FetchHistoryModel
+@_spi(Bytes) @testable import FetchHistoryModel
 @testable import FetchHistoryStore
 @testable import FetchHistoryViewState
 
@@ -29,5 +29,36 @@ import FetchHistory
                 }
             }
         }
+    }
+
+    @Test func shortBytesArePrefixOfSixteenBytesExactlyWhenEachOfTheirBytesIs() {
+        // Given sixteen bytes of text
+        let text = Array(#""cancelReason":"user""#.utf8.prefix(16))
+        let low = text.word(at: 0), high = text.word(at: 8)
+        for count in 0...16 {
+            // Then its first `count` bytes are a prefix of it
+            #expect(ShortBytes(Array(text.prefix(count))).isPrefix(ofLow: low, high: high), "\(count)")
+            // And with any one of them changed, they are not
+            for place in 0..<count {
+                var changed = Array(text.prefix(count))
+                changed[place] ^= 0x20
+                #expect(!ShortBytes(changed).isPrefix(ofLow: low, high: high), "\(count), \(place)")
+            }
+        }
+    }
+
+    @Test func aQuotedKeyIsPassedWhenItComesNextAndLeftToTheByteByByteTestNearTheEnd() {
+        // Given a member whose key an export writes, with more than sixteen bytes to read, and with fewer
+        let quoted = RecordKey.cancelReason.quoted
+        var long = JSONParser(bytes: Array(#" "cancelReason":"superseded"}"#.utf8))
+        var other = JSONParser(bytes: Array(#""cancelReasons":"superseded"}"#.utf8))
+        var short = JSONParser(bytes: Array(#""cancelReason":"#.utf8))
+
+        // Then the key is passed with its colon, another is not (nothing moved but white space),
+        // and near the end the answer is left to `key(_:)`
+        #expect(long.key(quoted) == true && long.index == 16)
+        #expect(other.key(quoted) == false && other.index == 0)
+        #expect(short.key(quoted) == nil && short.index == 0)
+        #expect(short.key(RecordKey.cancelReason.utf8) && short.index == 15)
     }
 }

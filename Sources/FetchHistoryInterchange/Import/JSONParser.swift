@@ -1,4 +1,4 @@
-import FetchHistoryModel
+@_spi(Bytes) import FetchHistoryModel
 
 /// A strict RFC 8259 parser over UTF-8 bytes that finds values without
 /// making them (`JSONToken`), with a nesting limit so hostile input cannot
@@ -108,6 +108,19 @@ struct JSONParser {
               Self.bytes(bytes, at: nameStart, are: name)
         else { return false }
         index = nameEnd + 2
+        return true
+    }
+
+    /// Passes the key and colon `quoted` (`"name":`, as an export writes
+    /// them) when they come next: `key(_:)` with the next sixteen bytes
+    /// compared at once rather than byte by byte (a twentieth of an
+    /// import's instructions). Nil, moving nothing but white space, when
+    /// fewer than sixteen bytes are left: ask `key(_:)`.
+    mutating func key(_ quoted: ShortBytes) -> Bool? {
+        skipWhitespace()
+        guard index <= bytes.count &- 16 else { return nil }
+        guard quoted.isPrefix(ofLow: bytes.word(at: index), high: bytes.word(at: index &+ 8)) else { return false }
+        index += quoted.count
         return true
     }
 

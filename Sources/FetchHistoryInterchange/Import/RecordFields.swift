@@ -1,4 +1,4 @@
-import FetchHistoryModel
+@_spi(Bytes) import FetchHistoryModel
 import FoundationEssentials
 
 /// A record's values, found in the input and left there: one slot per
@@ -11,6 +11,9 @@ import FoundationEssentials
 /// owner of its storage when it refills (a second owner makes it copy).
 struct RecordFields {
     private var slots = [JSONToken?](repeating: nil, count: RecordKey.allCases.count)
+    /// Each key as an export writes it, with its quotes and colon, held
+    /// here rather than read from a global on every member.
+    private let quotedKeys = RecordKey.allCases.map(\.quoted)
     /// Strings of `slots` that hold escapes, decoded (rare).
     private var decoded: [RecordKey: String] = [:]
     /// The value, when the record is not an object at all.
@@ -34,8 +37,8 @@ struct RecordFields {
             // Exports write the keys in order: try the one after the last first.
             let keyOffset: Int
             let slot: RecordKey
-            if let expected = RecordKey(rawValue: next), parser.key(expected.utf8) {
-                keyOffset = parser.index - expected.utf8.count - 3
+            if let expected = RecordKey(rawValue: next), parser.key(quotedKeys[next]) ?? parser.key(expected.utf8) {
+                keyOffset = parser.index - quotedKeys[next].count
                 slot = expected
             } else {
                 let key = try parser.key()
