@@ -1,22 +1,16 @@
-import FetchHistoryModel
+@_spi(Bytes) import FetchHistoryModel
 
-// Eight bytes at a time, safely: the loads are ordinary bounds-checked
-// subscripts (the compiler merges them into one), and the tests on a word
-// are the classic SWAR ones. The import passes most of its input this way
+// Eight bytes at a time, safely: each load is one bounds-checked load of
+// the array's span, and the tests on a word are the classic SWAR ones. The import passes most of its input this way
 // (strings, and the newlines it counts when it drops what it has read), and
 // the writer checks the strings it copies for what needs an escape.
 
 extension [UInt8] {
-    /// The eight bytes at `offset`, the first in the lowest bits.
+    /// The eight bytes at `offset`, the first in the lowest bits: one
+    /// bounds-checked load (it stops the program past the end).
     @inline(__always)
     func word(at offset: Int) -> UInt64 {
-        precondition(offset >= 0 && offset <= count &- 8, "a word past the end of the bytes")
-        // Wrapping index arithmetic: after the check above it cannot
-        // overflow, and without overflow traps the compiler sees that the
-        // eight bounds checks are one and merges the loads.
-        return UInt64(self[offset]) | UInt64(self[offset &+ 1]) &<< 8 | UInt64(self[offset &+ 2]) &<< 16
-            | UInt64(self[offset &+ 3]) &<< 24 | UInt64(self[offset &+ 4]) &<< 32 | UInt64(self[offset &+ 5]) &<< 40
-            | UInt64(self[offset &+ 6]) &<< 48 | UInt64(self[offset &+ 7]) &<< 56
+        span.word(at: offset)
     }
 }
 
