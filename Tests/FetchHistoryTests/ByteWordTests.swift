@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import FetchHistory
 @testable import FetchHistoryInterchange
@@ -60,5 +61,22 @@ import FetchHistory
         #expect(other.key(quoted) == false && other.index == 0)
         #expect(short.key(quoted) == nil && short.index == 0)
         #expect(short.key(RecordKey.cancelReason.utf8) && short.index == 15)
+    }
+
+    @Test func linesAreCountedWhereverTheNewlinesAre() throws {
+        for newlines in [[0], [7], [8], [31], [32], [33], [56], [63], [5, 29, 30, 47], Array(stride(from: 1, to: 90, by: 9))] {
+            // Given 100 bytes of text with newlines at these places
+            var text = [UInt8](repeating: UInt8(ascii: "a"), count: 100)
+            for place in newlines { text[place] = UInt8(ascii: "\n") }
+            var input = InputBuffer(source: DataSource(Data(text)), chunkSize: 128)
+            _ = try input.refill(keepingFrom: 0)
+
+            // Then every offset's line and column are those counted byte by byte, asked in order and again from the start
+            for offset in [99, 40, 100] {
+                let before = newlines.filter { $0 < offset }
+                let column = offset - (before.last.map { $0 + 1 } ?? 0) + 1
+                #expect(input.lineAndColumn(of: offset) == (before.count + 1, column), "\(newlines), \(offset)")
+            }
+        }
     }
 }
