@@ -113,7 +113,6 @@ package struct ImportRows: Sendable {
                 id: fetch.id, sessionID: fetch.sessionID, startedAt: fetch.startedAt.millisecondsSince1970, host: fetch.host,
                 storedSource: source.stored, sourceWithSecrets: source.stored == source.read ? nil : source.read
             ))
-            let columns = fetch.outcome.map(StoredOutcome.init)
             let script = fetch.script
             let body = fetch.response?.body
             rows.values.append(fetch.id)
@@ -122,10 +121,16 @@ package struct ImportRows: Sendable {
             rows.values.append(fetch.startedAt.millisecondsSince1970)
             rows.values.append(fetch.endedAt?.millisecondsSince1970)
             rows.values.append(fetch.durationMilliseconds)
-            rows.values.append(columns?.outcome)
-            rows.values.append(columns?.cancelReason)
-            rows.values.append(columns?.value)
-            rows.values.append(columns?.error)
+            if let outcome = fetch.outcome {
+                // Unwrapped once: read through `?.`, the columns were copied for each.
+                let columns = StoredOutcome(outcome)
+                rows.values.append(columns.outcome)
+                rows.values.append(columns.cancelReason)
+                rows.values.append(columns.value)
+                rows.values.append(columns.error)
+            } else {
+                for _ in 0..<4 { rows.values.append(nil as Int64?) }
+            }
             rows.values.append(fetch.response.map { Int64($0.status) })
             rows.values.append(fetch.response.map { Int64($0.bytes) })
             rows.values.append(script?.tappedAt.millisecondsSince1970)
