@@ -1,9 +1,10 @@
 @_spi(Bytes) import FetchHistoryModel
 
 // Eight bytes at a time, safely: each load is one bounds-checked load of
-// the array's span, and the tests on a word are the classic SWAR ones. The import passes most of its input this way
-// (strings, and the newlines it counts when it drops what it has read), and
-// the writer checks the strings it copies for what needs an escape.
+// the array's span, and the tests on a word are the classic SWAR ones. The
+// import passes most of its input this way (strings, and the newlines it
+// counts when it drops what it has read), and the writer checks the strings
+// it copies for what needs an escape.
 
 extension [UInt8] {
     /// The eight bytes at `offset`, the first in the lowest bits: one
