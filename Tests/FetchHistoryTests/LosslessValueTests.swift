@@ -211,3 +211,16 @@ extension LosslessValueTests {
         #expect(decoded.raw.isSameValue(as: reading.raw))
     }
 }
+
+extension LosslessValueTests {
+    @Test(arguments: [
+        ("0", 0), ("42", 42), ("-7", -7), (String(Int.max), Int.max), (String(Int.min), Int.min),
+        ("-0", nil), ("007", nil), ("1e2", nil), ("1.0", nil), (#""42""#, nil), ("-", nil),
+        ("9223372036854775808", nil), ("-9223372036854775809", nil), ("18446744073709551616", nil),
+    ] as [(String, Int?)])
+    func aValueIsAnIntegerOnlyWhenItsTextIsThatIntegerWrittenPlainly(json: String, integer: Int?) {
+        // Given a value's JSON text
+        // Then it is read as an integer exactly when writing the integer gives the same text back
+        #expect(FetchValue(validJSON: json).integer == integer)
+    }
+}
