@@ -45,7 +45,7 @@ package enum RecordKey: Int, CaseIterable, Sendable {
 
     /// The key as written with its quotes and colon (`"name":`), in two
     /// words: what a reader compares with the input first.
-    var quoted: ShortBytes { Self.quotedKeys[rawValue] }
+    var quoted: ShortBytes { ShortBytes(json.utf8) }
 
     /// Every key, in the order they are written.
     static let written = allCases
@@ -58,5 +58,4 @@ package enum RecordKey: Int, CaseIterable, Sendable {
         ShortBytes(Array((key == .id ? "{" : ",").utf8) + key.json.utf8)
     }
     private static let jsonKeys = allCases.map { JSONWriter.Key($0.name) }
-    private static let quotedKeys = jsonKeys.map { ShortBytes($0.utf8) }
 }

@@ -11,8 +11,8 @@ import FoundationEssentials
 /// owner of its storage when it refills (a second owner makes it copy).
 struct RecordFields {
     private var slots = [JSONToken?](repeating: nil, count: RecordKey.allCases.count)
-    /// Each key as an export writes it, with its quotes and colon, held
-    /// here rather than read from a global on every member.
+    /// Each key as an export writes it, with its quotes and colon, made
+    /// once for an import rather than on every member.
     private let quotedKeys = RecordKey.allCases.map(\.quoted)
     /// Strings of `slots` that hold escapes, decoded (rare).
     private var decoded: [RecordKey: String] = [:]
