@@ -27,7 +27,7 @@ final class TestPostgresServer: Sendable {
 
     /// The superuser and its password (TCP connections need it; the socket trusts).
     static let superuser = "postgres"
-    let superuserPassword = "s3cret-\(UUID().uuidString.prefix(8))"
+    let superuserPassword: String
     /// The folder holding the socket, the data, the log and the certificates.
     let folder: String
     let port: Int
@@ -53,7 +53,8 @@ final class TestPostgresServer: Sendable {
     /// (`fsync=off`), a server a test crashes keeps it.
     private let durable: Bool
 
-    private init(folder: String, port: Int, binaries: String, durable: Bool) {
+    private init(folder: String, port: Int, binaries: String, durable: Bool, superuserPassword: String = "s3cret-\(UUID().uuidString.prefix(8))") {
+        self.superuserPassword = superuserPassword
         self.durable = durable
         self.folder = folder
         self.port = port
@@ -74,11 +75,17 @@ final class TestPostgresServer: Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    private static func start(durable: Bool = false) async throws -> TestPostgresServer {
+    /// Makes and starts a server. Its port is chosen before the server
+    /// binds it, so something else may take it meanwhile (CI saw this: the
+    /// shared server's start failed and every team test with it); then the
+    /// server is started on another, a few times.
+    static func start(durable: Bool = false, ports: some Sequence<Int> = FreePorts()) async throws -> TestPostgresServer {
         guard let binaries else { throw SandboxError("PostgreSQL's server is not installed") }
         let folder = FileManager.default.temporaryDirectory.appending(path: "fetch-history-pg-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let server = TestPostgresServer(folder: folder, port: try Self.freePort(), binaries: binaries, durable: durable)
+        var ports = ports.prefix(5).makeIterator()
+        guard let first = ports.next() else { throw SandboxError("no port to start PostgreSQL on") }
+        var server = TestPostgresServer(folder: folder, port: first, binaries: binaries, durable: durable)
         try await server.makeCertificates()
         try server.givePostgres(folder)
         try Data(server.superuserPassword.utf8).write(to: URL(fileURLWithPath: folder + "/password"))
@@ -87,9 +94,22 @@ final class TestPostgresServer: Sendable {
             "-D", folder + "/data", "-U", superuser, "--pwfile=" + folder + "/password", "-E", "UTF8", "--locale=C",
             "--auth-local=trust", "--auth-host=scram-sha-256",
         ])
-        try await server.restart()
         Self.stopAtExit(binaries: binaries, folder: folder)
-        return server
+        while true {
+            do {
+                try await server.restart()
+                return server
+            } catch {
+                guard server.logSaysThePortIsTaken, let next = ports.next() else { throw error }
+                try? FileManager.default.removeItem(atPath: folder + "/log")
+                server = TestPostgresServer(folder: folder, port: next, binaries: binaries, durable: durable, superuserPassword: server.superuserPassword)
+            }
+        }
+    }
+
+    private var logSaysThePortIsTaken: Bool {
+        let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
+        return log.contains("Address already in use")
     }
 
     /// A new, empty database for one test; its name.
@@ -197,22 +217,6 @@ final class TestPostgresServer: Sendable {
         for file in ["server.key", "server.crt"] { try givePostgres("\(folder)/\(file)") }
     }
 
-    /// A port nothing listens on now, on 127.0.0.1.
-    private static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw SandboxError("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// What the process runs at exit: every server stopped and its folder
     /// removed (one already stopped is left as it is).
     private static let cleanup = Mutex<[String]>([])
@@ -237,6 +241,26 @@ final class TestPostgresServer: Sendable {
 
 /// On CI the team-history tests must run: a missing PostgreSQL fails here.
 @Suite struct PostgresAvailabilityTests {
+    @Test(.enabled(if: TestPostgresServer.isAvailable, TestPostgresServer.skipReason))
+    func aServerWhosePortIsTakenBeforeItStartsStartsOnAnother() async throws {
+        // Given a port something else listens on by the time the server starts
+        var ports = FreePorts()
+        let choice = ports.next()
+        let taken = try #require(choice)
+        let listener = try #require(FreePorts.bound(to: taken))
+        defer { close(listener) }
+        try #require(listen(listener, 1) == 0)
+
+        // When a server is started with that port as its first choice
+        let server = try await TestPostgresServer.start(ports: [taken] + Array(ports.prefix(1)))
+        defer { Task { await server.stop() } }
+
+        // Then it listens on the next one, and answers there
+        #expect(server.port != taken)
+        #expect(!FreePorts.isFree(server.port))
+        #expect(try await server.psql("SELECT 40 + 2", database: "postgres") == "42")
+    }
+
     @Test func theTeamHistoryTestsRunOnCI() {
         let onCI = ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false
         if onCI {
@@ -245,5 +269,58 @@ final class TestPostgresServer: Sendable {
             print("warning: \(TestPostgresServer.skipReason)")
         }
         #expect(!onCI || TestPostgresServer.binaries != nil)
+    }
+}
+
+/// Ports for a test server on 127.0.0.1, each free when handed out and never
+/// handed out twice in this process. They are taken below the kernel's
+/// ephemeral range (`ip_local_port_range`), where neither a connection's own
+/// port nor a listener bound to port 0 lands. (A port from `bind(…, 0)`,
+/// checked with a socket children could inherit, was found taken when the
+/// server started, on CI.)
+struct FreePorts: Sequence, IteratorProtocol {
+    private static let handedOut = Mutex<Set<Int>>([])
+
+    /// The ports below the ephemeral range, from 10,000 up.
+    static let range: Range<Int> = {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let lowest = text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
+        return 10_000..<Swift.max(lowest, 10_001)
+    }()
+
+    mutating func next() -> Int? {
+        for _ in 0..<1_000 {
+            let port = Int.random(in: Self.range)
+            let isNew = Self.handedOut.withLock { $0.insert(port).inserted }
+            if isNew, Self.isFree(port) { return port }
+        }
+        return nil
+    }
+
+    /// Whether nothing is bound to `port` on 127.0.0.1 now.
+    static func isFree(_ port: Int) -> Bool {
+        guard let socket = bound(to: port) else { return false }
+        close(socket)
+        return true
+    }
+
+    /// A socket bound to `port` on 127.0.0.1, or nil when something else
+    /// holds it. Close-on-exec from the start: a child another test launches
+    /// meanwhile would otherwise keep the port bound for its whole life.
+    static func bound(to port: Int) -> Int32? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let isBound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard isBound else {
+            close(socket)
+            return nil
+        }
+        return socket
     }
 }
