@@ -137,12 +137,12 @@ package final class LocalHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// A port on 127.0.0.1 that nothing listens on (bound, then closed).
+    /// A port on 127.0.0.1 that nothing listens on, outside the range the
+    /// kernel gives listeners on port 0, so no other test's server takes it.
     package static func closedPort() throws -> UInt16 {
-        let server = try LocalHTTPServer { _ in .hang }
-        let port = server.port
-        server.stop()
-        return port
+        var ports = FreePorts()
+        guard let port = ports.next() else { throw LoopbackError("no free port below the ephemeral range") }
+        return UInt16(port)
     }
 }
 
