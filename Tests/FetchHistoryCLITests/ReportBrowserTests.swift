@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 /// The report opened in a real headless browser (Debian's chromium, driven
@@ -104,8 +105,12 @@ struct ReportBrowserTests {
         let page = sandbox.path("report-\(scheme).html"), picture = sandbox.path("report-\(scheme).png")
         let written = try await sandbox.run(["report", "--output", page] + arguments)
         #expect(written.status == 0, "\(written)", sourceLocation: sourceLocation)
+        var ports = FreePorts()
+        let free = ports.next()
+        let port = try #require(free, "no free port for ChromeDriver", sourceLocation: sourceLocation)
         let browser = try await FetchHistoryProcess.start(
-            arguments: [script, page, picture, scheme], environment: ["PATH": "/usr/bin:/bin", "HOME": sandbox.root.path, "TMPDIR": sandbox.root.path],
+            arguments: [script, page, picture, scheme],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": sandbox.root.path, "TMPDIR": sandbox.root.path, "CHROMEDRIVER_PORT": String(port)],
             workingDirectory: sandbox.root, executable: URL(fileURLWithPath: "/usr/bin/python3")
         ).wait(limit: .seconds(120))
         try #require(browser.status == 0, "open-report.py: \(browser.standardError)", sourceLocation: sourceLocation)

@@ -9,6 +9,9 @@ logs.
     open-report.py REPORT.html SCREENSHOT.png [light|dark|no-script]
 
 no-script opens it with JavaScript turned off in the browser's settings.
+CHROMEDRIVER_PORT, when set, is the port ChromeDriver listens on: the tests
+give one below the kernel's ephemeral range, where Selenium's own choice
+(a port-0 socket, closed again) could be taken before ChromeDriver binds it.
 """
 import json
 import os
@@ -128,7 +131,8 @@ def main():
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     if scheme == "no-script":
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    port = int(os.environ.get("CHROMEDRIVER_PORT", "0"))
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver", port=port), options=options)
     try:
         # The viewport a person at a 1280×900 window sees, exactly (the window's size includes its frame).
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
