@@ -13,7 +13,7 @@ package struct FreePorts: Sequence, IteratorProtocol {
     private static let handedOut = Mutex<Set<Int>>([])
 
     /// The ports below the ephemeral range, from 10,000 up.
-    package static let range: Range<Int> = {
+    private static let range: Range<Int> = {
         let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
         let lowest = text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
         return 10_000..<Swift.max(lowest, 10_001)
